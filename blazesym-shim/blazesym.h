@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * blazesym-shim: the suite's symbolizer, behind a subset of the C API shape
+ * of blazesym (struct names, function names, reason codes), so that a real
+ * blazesym build can replace it by relinking.  Tools call only this API.
+ *
+ * Results: one blaze_sym per input address, in input order.  A symbol that
+ * could not be found has name == NULL and a reason other than SUCCESS;
+ * module is still set where the address falls in a known mapping.
+ */
+#ifndef BLAZESYM_SHIM_H
+#define BLAZESYM_SHIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct blaze_symbolizer blaze_symbolizer;
+
+typedef enum blaze_err {
+	BLAZE_ERR_OK = 0,
+	BLAZE_ERR_NOT_FOUND = -2,
+	BLAZE_ERR_PERMISSION_DENIED = -1,
+	BLAZE_ERR_INVALID_DATA = -22,
+	BLAZE_ERR_OUT_OF_MEMORY = -12,
+	BLAZE_ERR_INVALID_INPUT = -256,
+	BLAZE_ERR_UNSUPPORTED = -95,
+	BLAZE_ERR_OTHER = -1000,
+} blaze_err;
+
+/* The last error of the calling thread, and its text. */
+blaze_err blaze_err_last(void);
+const char *blaze_err_str(blaze_err err);
+
+typedef enum blaze_symbolize_reason {
+	BLAZE_SYMBOLIZE_REASON_SUCCESS = 0,
+	/* the address is not in any mapping of the process */
+	BLAZE_SYMBOLIZE_REASON_UNMAPPED,
+	/* the file offset does not map to a virtual address in the ELF */
+	BLAZE_SYMBOLIZE_REASON_INVALID_FILE_OFFSET,
+	/* the file backing the mapping could not be opened */
+	BLAZE_SYMBOLIZE_REASON_MISSING_COMPONENT,
+	/* the file has no symbol table (stripped, no debug file found) */
+	BLAZE_SYMBOLIZE_REASON_MISSING_SYMS,
+	/* the file has symbols, but none covers the address */
+	BLAZE_SYMBOLIZE_REASON_UNKNOWN_ADDR,
+	/* the kind of mapping is not supported */
+	BLAZE_SYMBOLIZE_REASON_UNSUPPORTED,
+	/* an error (corrupt file, vanished process) was skipped */
+	BLAZE_SYMBOLIZE_REASON_IGNORED_ERROR,
+} blaze_symbolize_reason;
+
+const char *blaze_symbolize_reason_str(blaze_symbolize_reason reason);
+
+typedef struct blaze_symbolizer_opts {
+	/* sizeof(blaze_symbolizer_opts), for forward compatibility */
+	size_t type_size;
+	/* re-check files for changes (unused by the shim: files are keyed by dev/inode) */
+	bool auto_reload;
+	/* look up file:line (libdw); off by default: slower */
+	bool code_info;
+	/* report inlined functions (unused by the shim) */
+	bool inlined_fns;
+	/* demangle C++ and Rust names */
+	bool demangle;
+	/* the first N bytes are reserved */
+	uint8_t reserved[20];
+} blaze_symbolizer_opts;
+
+blaze_symbolizer *blaze_symbolizer_new(void);
+blaze_symbolizer *blaze_symbolizer_new_opts(const blaze_symbolizer_opts *opts);
+void blaze_symbolizer_free(blaze_symbolizer *symbolizer);
+
+typedef struct blaze_symbolize_src_process {
+	size_t type_size;
+	uint32_t pid;
+	/* use debug info (.debug_* sections, separate debug files) */
+	bool debug_syms;
+	/* read /tmp/perf-PID.map for JIT code */
+	bool perf_map;
+	/* do not go through /proc/PID/map_files */
+	bool no_map_files;
+	/* a process cached with blaze_symbolize_cache_process() and since
+	 * exited is still symbolized from the cache (always true in the shim) */
+	bool no_vdso;
+	uint8_t reserved[16];
+} blaze_symbolize_src_process;
+
+typedef struct blaze_symbolize_src_kernel {
+	size_t type_size;
+	/* NULL: /proc/kallsyms; "" disables kallsyms */
+	const char *kallsyms;
+	/* unused by the shim */
+	const char *vmlinux;
+	bool debug_syms;
+	uint8_t reserved[16];
+} blaze_symbolize_src_kernel;
+
+typedef struct blaze_cache_src_process {
+	size_t type_size;
+	uint32_t pid;
+	/* capture the process's memory mappings now */
+	bool cache_vmas;
+	uint8_t reserved[16];
+} blaze_cache_src_process;
+
+/* Capture what is needed to symbolize PID later, even after it exits:
+ * its mappings, and an open handle (or the loaded symbol table) of every
+ * mapped file.  Cheap when the files are already cached. */
+blaze_err blaze_symbolize_cache_process(blaze_symbolizer *symbolizer,
+					const blaze_cache_src_process *cache);
+
+typedef struct blaze_symbolize_code_info {
+	const char *dir;
+	const char *file;
+	uint32_t line;
+	uint16_t column;
+	uint8_t reserved[10];
+} blaze_symbolize_code_info;
+
+typedef struct blaze_symbolize_inlined_fn {
+	const char *name;
+	blaze_symbolize_code_info code_info;
+	uint8_t reserved[8];
+} blaze_symbolize_inlined_fn;
+
+typedef struct blaze_sym {
+	/* symbol name, or NULL when not found (see reason) */
+	const char *name;
+	/* path of the module (ELF file, "[vdso]", kernel module name); may be NULL */
+	const char *module;
+	/* start address of the symbol */
+	uint64_t addr;
+	/* input address minus addr */
+	size_t offset;
+	/* file:line where code_info was asked and found (file NULL otherwise) */
+	blaze_symbolize_code_info code_info;
+	size_t inlined_cnt;
+	const blaze_symbolize_inlined_fn *inlined;
+	blaze_symbolize_reason reason;
+	uint8_t reserved[15];
+} blaze_sym;
+
+typedef struct blaze_syms {
+	size_t cnt;
+	blaze_sym syms[];
+} blaze_syms;
+
+/* One entry per address, in input order; NULL with blaze_err_last() set on
+ * a whole-call failure (out of memory, bad arguments).  A process that no
+ * longer exists and was never cached gives entries with a reason, not NULL. */
+const blaze_syms *blaze_symbolize_process_abs_addrs(blaze_symbolizer *symbolizer,
+						     const blaze_symbolize_src_process *src,
+						     const uint64_t *abs_addrs,
+						     size_t abs_addr_cnt);
+
+const blaze_syms *blaze_symbolize_kernel_abs_addrs(blaze_symbolizer *symbolizer,
+						    const blaze_symbolize_src_kernel *src,
+						    const uint64_t *abs_addrs,
+						    size_t abs_addr_cnt);
+
+void blaze_syms_free(const blaze_syms *syms);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BLAZESYM_SHIM_H */

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Separate debug files and source lines.
+ *
+ * Debug roots: $BLAZESYM_SHIM_DEBUG_DIRS (colon-separated directories) when
+ * set, else /usr/lib/debug.  For a file mapped at PATH in a process whose
+ * root is ROOT (/proc/PID/root), candidates are tried under ROOT first,
+ * then in our own mount namespace:
+ *   DEBUGROOT/.build-id/xx/yyyy.debug       (build-id must match)
+ *   dirname(PATH)/LINK, dirname(PATH)/.debug/LINK, DEBUGROOT/dirname(PATH)/LINK
+ * where LINK is the .gnu_debuglink name (its CRC32 must match). */
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static const char *debug_dirs(void)
+{
+	const char *d = getenv("BLAZESYM_SHIM_DEBUG_DIRS");
+
+	return d && *d ? d : "/usr/lib/debug";
+}
+
+static int open_buildid(const struct bzs_elf *e, const char *prefix, const char *dir,
+			size_t dlen)
+{
+	char path[PATH_MAX], hex[2 * sizeof(e->build_id) + 1];
+	uint8_t id[sizeof(e->build_id)];
+	int fd, n;
+
+	for (size_t i = 0; i < e->build_id_len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", e->build_id[i]);
+	n = snprintf(path, sizeof(path), "%s%.*s/.build-id/%.2s/%s.debug", prefix, (int)dlen,
+		     dir, hex, hex + 2);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (bzs_elf_read_build_id(fd, id, sizeof(id)) != e->build_id_len ||
+	    memcmp(id, e->build_id, e->build_id_len)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int open_debuglink(const struct bzs_elf *e, const char *fmt, const char *prefix,
+			  const char *a, size_t alen, const char *b, size_t blen)
+{
+	char path[PATH_MAX];
+	bool ok;
+	int fd, n;
+
+	n = snprintf(path, sizeof(path), fmt, prefix, (int)alen, a, (int)blen, b, e->debuglink);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (bzs_crc32_fd(fd, &ok) != e->debuglink_crc || !ok) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int bzs_debug_find(const struct bzs_elf *e, const char *path, const char *root)
+{
+	const char *prefixes[2] = { root ? root : "", "" };
+	const char *dirs = debug_dirs(), *slash;
+	size_t fdirlen = 0;
+	int fd;
+
+	if (path && (slash = strrchr(path, '/')))
+		fdirlen = (size_t)(slash - path);
+	for (int k = 0; k < 2; k++) {
+		const char *pre = prefixes[k];
+
+		if (k == 1 && !*prefixes[0])
+			break; /* same as the first round */
+		for (const char *d = dirs; e->build_id_len && *d;) {
+			size_t dlen = strcspn(d, ":");
+
+			if (dlen && (fd = open_buildid(e, pre, d, dlen)) >= 0)
+				return fd;
+			d += dlen + (d[dlen] == ':');
+		}
+		if (!e->debuglink || strchr(e->debuglink, '/') || !path)
+			continue;
+		if ((fd = open_debuglink(e, "%s%.*s%.*s/%s", pre, path, fdirlen, "", 0)) >= 0)
+			return fd;
+		if ((fd = open_debuglink(e, "%s%.*s%.*s/.debug/%s", pre, path, fdirlen, "", 0)) >= 0)
+			return fd;
+		for (const char *d = dirs; *d;) {
+			size_t dlen = strcspn(d, ":");
+
+			if (dlen && (fd = open_debuglink(e, "%s%.*s%.*s/%s", pre, d, dlen, path,
+							 fdirlen)) >= 0)
+				return fd;
+			d += dlen + (d[dlen] == ':');
+		}
+	}
+	return -1;
+}
+
+struct bzs_dwarf {
+	Dwarf *dw;
+	int fd;
+};
+
+struct bzs_dwarf *bzs_dwarf_open(int fd)
+{
+	struct bzs_dwarf *d = calloc(1, sizeof(*d));
+
+	if (!d) {
+		close(fd);
+		return NULL;
+	}
+	d->fd = fd;
+	d->dw = dwarf_begin(fd, DWARF_C_READ);
+	if (!d->dw) {
+		close(fd);
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+static bool find_cu(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (dwarf_addrdie(dw, addr, cu))
+		return true;
+	/* no usable .debug_aranges: walk the compile units */
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dw, off + hsize, cu) && dwarf_haspc(cu, addr) > 0)
+			return true;
+		off = next;
+	}
+	return false;
+}
+
+bool bzs_dwarf_lookup(struct bzs_dwarf *d, uint64_t vaddr, const char **path,
+		      uint32_t *line, uint16_t *col)
+{
+	Dwarf_Die cu;
+	Dwarf_Line *l;
+	const char *src;
+	int ln = 0, c = 0;
+
+	if (!d || !find_cu(d->dw, vaddr, &cu))
+		return false;
+	l = dwarf_getsrc_die(&cu, vaddr);
+	if (!l)
+		return false;
+	src = dwarf_linesrc(l, NULL, NULL);
+	if (!src || dwarf_lineno(l, &ln))
+		return false;
+	dwarf_linecol(l, &c);
+	*path = src;
+	*line = ln > 0 ? (uint32_t)ln : 0;
+	*col = c > 0 && c < 65536 ? (uint16_t)c : 0;
+	return true;
+}
+
+void bzs_dwarf_close(struct bzs_dwarf *d)
+{
+	if (!d)
+		return;
+	dwarf_end(d->dw);
+	close(d->fd);
+	free(d);
+}

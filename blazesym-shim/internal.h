@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * blazesym-shim internals: shared between the shim's files, the unit tests
+ * and the fuzz targets.  Not part of the public API; tools must not include it.
+ *
+ * Files:
+ *   util.c       errors, reason strings, small helpers (read a whole file, CRC32)
+ *   symtab.c     sorted symbol tables: build, deduplicate, binary search
+ *   elf.c        ELF files through libelf: symbols, PT_LOAD, build-id, debuglink
+ *   debuginfo.c  separate debug files (build-id, .gnu_debuglink), file:line (libdw)
+ *   maps.c       /proc/PID/maps parsing
+ *   kallsyms.c   /proc/kallsyms parsing and lookup
+ *   perfmap.c    /tmp/perf-PID.map (JIT) parsing and lookup
+ *   demangle.c   C++ (through __cxa_demangle) and Rust legacy names
+ *   process.c    the per-process cache and the shared (dev, inode) file cache
+ *   symbolize.c  the public API
+ */
+#ifndef BLAZESYM_SHIM_INTERNAL_H
+#define BLAZESYM_SHIM_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "blazesym.h"
+
+/* ---- util.c ---- */
+void bzs_set_err(blaze_err err);
+/* Read a whole file (regular or /proc) into a NUL-terminated buffer. */
+char *bzs_read_file(const char *path, size_t *len);
+char *bzs_read_fd(int fd, size_t *len);
+uint32_t bzs_crc32_fd(int fd, bool *ok);
+uint64_t bzs_now_ns(void);
+
+/* ---- symtab.c ---- */
+struct bzs_sym {
+	uint64_t addr;
+	uint64_t end;	/* exclusive */
+	const char *name;
+};
+
+struct bzs_symtab {
+	struct bzs_sym *syms;
+	size_t cnt;
+	char **pools;	/* string blocks owned by the table */
+	size_t npools;
+	char **demangled; /* lazily filled, parallel to syms */
+	size_t mem;	/* approximate bytes held */
+};
+
+/* Builder: collect candidates, then bzs_symtab_finish() sorts and dedupes. */
+struct bzs_cand {
+	uint64_t addr;
+	uint64_t size;
+	uint64_t limit;	/* end of the containing section, 0: unknown */
+	const char *name;
+	uint32_t score;	/* preference among aliases, higher wins */
+	uint32_t idx;	/* insertion order, for stable ties */
+};
+
+struct bzs_symtab_builder {
+	struct bzs_cand *c;
+	size_t cnt, cap;
+	char **pools;
+	size_t npools, pcap;
+	size_t mem;
+};
+
+int bzs_builder_add(struct bzs_symtab_builder *b, uint64_t addr, uint64_t size,
+		    uint64_t limit, const char *name, uint32_t score);
+/* Take ownership of a malloc'ed string block referenced by added names. */
+int bzs_builder_own(struct bzs_symtab_builder *b, char *pool, size_t len);
+/* Sort, dedupe, compute ends; zero-size symbols extend to the next one
+ * (bounded by limit).  Consumes the builder. */
+int bzs_symtab_finish(struct bzs_symtab_builder *b, struct bzs_symtab *t);
+void bzs_builder_free(struct bzs_symtab_builder *b);
+/* Index of the symbol covering addr, or -1. */
+ssize_t bzs_symtab_lookup(const struct bzs_symtab *t, uint64_t addr);
+void bzs_symtab_free(struct bzs_symtab *t);
+/* Name of symbol i, demangled (and cached) when demangle is set. */
+const char *bzs_symtab_name(struct bzs_symtab *t, size_t i, bool demangle);
+
+/* ---- elf.c ---- */
+struct bzs_load {
+	uint64_t off, filesz, vaddr;
+};
+
+struct bzs_elf {
+	struct bzs_load *loads;
+	size_t nloads;
+	struct bzs_symtab syms;
+	uint8_t build_id[64];
+	size_t build_id_len;
+	char *debuglink;	/* .gnu_debuglink file name, or NULL */
+	uint32_t debuglink_crc;
+	bool has_symtab;	/* a full .symtab was found */
+	bool has_dwarf;		/* .debug_info present */
+	bool is_debug_only;	/* text is NOBITS (objcopy --only-keep-debug) */
+};
+
+void bzs_elf_init(void);
+/* Parse an ELF file.  Returns 0, or a blaze_symbolize_reason on failure. */
+int bzs_elf_load_fd(int fd, struct bzs_elf *out);
+int bzs_elf_load_mem(const void *buf, size_t len, struct bzs_elf *out);
+/* Read only the build-id of an ELF file; its length, 0 if none. */
+size_t bzs_elf_read_build_id(int fd, uint8_t *id, size_t cap);
+/* Merge the symbols of a separate debug file into e (which keeps its loads). */
+int bzs_elf_merge_syms(struct bzs_elf *e, struct bzs_elf *debug);
+/* Translate a file offset into an ELF virtual address via PT_LOAD. */
+bool bzs_elf_off_to_vaddr(const struct bzs_elf *e, uint64_t off, uint64_t *vaddr);
+void bzs_elf_free(struct bzs_elf *e);
+
+/* ---- debuginfo.c ---- */
+/* Find and open the separate debug file of e (mapped as path in process
+ * root `root`, e.g. "/proc/123/root", or NULL).  Returns an fd or -1. */
+int bzs_debug_find(const struct bzs_elf *e, const char *path, const char *root);
+struct bzs_dwarf;
+/* Open DWARF on fd (takes ownership of fd). */
+struct bzs_dwarf *bzs_dwarf_open(int fd);
+/* source path, line, column of vaddr; the path is valid as long as the handle. */
+bool bzs_dwarf_lookup(struct bzs_dwarf *d, uint64_t vaddr, const char **path,
+		      uint32_t *line, uint16_t *col);
+void bzs_dwarf_close(struct bzs_dwarf *d);
+
+/* ---- maps.c ---- */
+enum bzs_vma_kind {
+	BZS_VMA_FILE = 0,
+	BZS_VMA_VDSO,
+	BZS_VMA_ANON,	/* anonymous or [heap]/[stack]: JIT code, perf maps */
+	BZS_VMA_OTHER,	/* [vsyscall] and other specials */
+};
+
+struct bzs_maps_entry {
+	uint64_t start, end, off;
+	uint64_t dev, ino;
+	char *path;		/* malloc'ed, " (deleted)" stripped; NULL if anon */
+	int kind;
+	bool exec;
+	bool deleted;
+};
+
+/* Parse a maps buffer; keeps executable mappings only (all mappings when
+ * exec_only is false).  Lines that do not parse are skipped and counted in
+ * *bad.  Returns the entries sorted by start (malloc'ed), or NULL with *n=0. */
+struct bzs_maps_entry *bzs_maps_parse(const char *buf, size_t len, bool exec_only,
+				      size_t *n, size_t *bad);
+void bzs_maps_free(struct bzs_maps_entry *e, size_t n);
+
+/* ---- kallsyms.c ---- */
+struct bzs_ksyms;
+struct bzs_ksyms *bzs_ksyms_parse(const char *buf, size_t len);
+struct bzs_ksyms *bzs_ksyms_load(const char *path);
+/* reason; on success *name, *module (NULL for the core kernel), *start. */
+int bzs_ksyms_lookup(const struct bzs_ksyms *k, uint64_t addr, const char **name,
+		     const char **module, uint64_t *start);
+void bzs_ksyms_free(struct bzs_ksyms *k);
+
+/* ---- perfmap.c ---- */
+struct bzs_perfmap;
+struct bzs_perfmap *bzs_perfmap_parse(const char *buf, size_t len);
+/* 0 on success; reads again when the file changed since the last call. */
+int bzs_perfmap_refresh(struct bzs_perfmap **pm, const char *path);
+bool bzs_perfmap_lookup(const struct bzs_perfmap *pm, uint64_t addr,
+			const char **name, uint64_t *start);
+size_t bzs_perfmap_count(const struct bzs_perfmap *pm);
+void bzs_perfmap_free(struct bzs_perfmap *pm);
+
+/* ---- demangle.c ---- */
+/* A malloc'ed demangled name, or NULL when name is not mangled (or on error). */
+char *bzs_demangle(const char *name);
+
+
+/* ---- process.c: the caches ---- */
+struct bzs_file {
+	uint64_t dev, ino;	/* key (as /proc/PID/maps shows them) */
+	uint32_t vdso_crc;	/* vDSO images: keyed by CRC and size instead */
+	size_t vdso_len;
+	bool is_vdso;
+	int reason;		/* 0: loaded; else why the file is unusable */
+	struct bzs_elf elf;
+	off_t size;		/* identity at load time, against inode reuse */
+	struct timespec mtime;
+	bool debug_tried;
+	int dwarf_fd;		/* kept open (code_info only), -1 otherwise */
+	bool dwarf_tried;
+	struct bzs_dwarf *dwarf;
+	unsigned refs;		/* mappings that use it */
+	bool in_hash;
+	uint64_t last_use;
+	size_t accounted;	/* bytes counted in file_mem */
+	struct bzs_file *next;
+};
+
+struct bzs_vma {
+	uint64_t start, end, off, dev, ino;
+	char *path;
+	int kind;
+	int reason;		/* why file is NULL once tried; 0 = not tried yet */
+	struct bzs_file *file;
+};
+
+struct bzs_proc {
+	pid_t pid;
+	struct bzs_vma *vmas;
+	size_t nvmas;
+	bool gone;		/* /proc/PID vanished: keep what we have */
+	struct bzs_perfmap *pm;
+	char *pm_path;
+	uint64_t last_use;
+	struct bzs_proc *next;
+};
+
+#define BZS_FILE_BUCKETS 1024
+#define BZS_PROC_BUCKETS 1024
+
+struct bzs_kcache {
+	char *path;
+	struct bzs_ksyms *k;
+	uint64_t loaded_ns;
+};
+
+struct blaze_symbolizer {
+	pthread_mutex_t lock;
+	blaze_symbolizer_opts opts;
+	struct bzs_file *files[BZS_FILE_BUCKETS];
+	size_t nfiles, file_mem;
+	struct bzs_file *vdsos;
+	struct bzs_proc *procs[BZS_PROC_BUCKETS];
+	size_t nprocs;
+	struct bzs_kcache *kc;
+	size_t nkc;
+	uint64_t tick;
+	size_t max_procs;	/* cache bounds, see process.c */
+	size_t file_mem_budget;
+};
+
+struct bzs_proc_opts {
+	bool debug_syms, perf_map, no_map_files, no_vdso;
+};
+
+struct bzs_proc *bzs_proc_get(blaze_symbolizer *s, pid_t pid, bool create);
+/* Re-read the maps of p; eager: load every file now.  0 or -errno. */
+int bzs_proc_refresh(blaze_symbolizer *s, struct bzs_proc *p, bool eager,
+		     const struct bzs_proc_opts *o);
+struct bzs_vma *bzs_proc_find(struct bzs_proc *p, uint64_t addr);
+/* Make sure v->file is loaded (or v->reason set). */
+void bzs_vma_resolve(blaze_symbolizer *s, struct bzs_proc *p, struct bzs_vma *v,
+		     const struct bzs_proc_opts *o);
+/* The perf map of p, re-read when it changed; NULL if none. */
+struct bzs_perfmap *bzs_proc_perfmap(struct bzs_proc *p);
+struct bzs_dwarf *bzs_file_dwarf(struct bzs_file *f);
+void bzs_proc_drop(blaze_symbolizer *s, struct bzs_proc *p);
+void bzs_caches_free(blaze_symbolizer *s);
+
+/* ---- fuzz entry points (parse a buffer, exercise lookups, free) ---- */
+int bzs_fuzz_elf(const uint8_t *data, size_t size);
+int bzs_fuzz_maps(const uint8_t *data, size_t size);
+int bzs_fuzz_text(const uint8_t *data, size_t size); /* kallsyms, perf maps, demangler */
+
+#endif

@@ -1,0 +1,550 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* The caches behind process symbolization.
+ *
+ * Files: one bzs_file per (dev, inode) as /proc/PID/maps shows them, shared
+ * by every process (and every mapping) of that file, with its symbol table
+ * loaded in memory, so nothing needs the file again (code_info aside: then
+ * the file descriptor of the DWARF is kept open).  The vDSO image is keyed
+ * by its CRC32 and size.  Files no mapping uses stay cached until their
+ * total size exceeds file_mem_budget; the least recently used go first.
+ *
+ * Processes: the executable mappings of up to max_procs processes, the
+ * least recently used dropped first.  A process that exits keeps its
+ * entry (and the files it maps), so it is still symbolized later. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "internal.h"
+
+#define VDSO_MAX (1u << 20)
+
+static size_t file_bucket(uint64_t dev, uint64_t ino)
+{
+	uint64_t h = (dev * 0x9e3779b97f4a7c15ull) ^ (ino * 0xc2b2ae3d27d4eb4full);
+
+	return (size_t)(h >> 32) % BZS_FILE_BUCKETS;
+}
+
+static size_t file_mem(const struct bzs_file *f)
+{
+	return sizeof(*f) + f->elf.syms.mem + f->elf.nloads * sizeof(struct bzs_load);
+}
+
+/* Keep s->file_mem in step with what f holds now. */
+static void account(blaze_symbolizer *s, struct bzs_file *f)
+{
+	s->file_mem -= f->accounted;
+	f->accounted = file_mem(f);
+	s->file_mem += f->accounted;
+}
+
+static void file_free(blaze_symbolizer *s, struct bzs_file *f)
+{
+	s->file_mem -= f->accounted;
+	bzs_dwarf_close(f->dwarf);
+	if (f->dwarf_fd >= 0)
+		close(f->dwarf_fd);
+	bzs_elf_free(&f->elf);
+	free(f);
+}
+
+static void file_unhash(blaze_symbolizer *s, struct bzs_file *f)
+{
+	struct bzs_file **pp = &s->files[file_bucket(f->dev, f->ino)];
+
+	for (; *pp; pp = &(*pp)->next) {
+		if (*pp == f) {
+			*pp = f->next;
+			f->in_hash = false;
+			s->nfiles--;
+			return;
+		}
+	}
+}
+
+static void file_ref(blaze_symbolizer *s, struct bzs_file *f)
+{
+	f->refs++;
+	f->last_use = ++s->tick;
+}
+
+static void file_unref(blaze_symbolizer *s, struct bzs_file *f)
+{
+	if (!f || f->is_vdso)
+		return;
+	account(s, f); /* demangled names cached since */
+	if (--f->refs == 0 && !f->in_hash)
+		file_free(s, f);
+}
+
+/* Drop unused files, least recently used first, while over budget. */
+static void evict_files(blaze_symbolizer *s)
+{
+	while (s->file_mem > s->file_mem_budget) {
+		struct bzs_file *victim = NULL;
+
+		for (size_t b = 0; b < BZS_FILE_BUCKETS; b++)
+			for (struct bzs_file *f = s->files[b]; f; f = f->next)
+				if (!f->refs && (!victim || f->last_use < victim->last_use))
+					victim = f;
+		if (!victim)
+			return;
+		file_unhash(s, victim);
+		file_free(s, victim);
+	}
+}
+
+static struct bzs_file *file_lookup(blaze_symbolizer *s, uint64_t dev, uint64_t ino)
+{
+	for (struct bzs_file *f = s->files[file_bucket(dev, ino)]; f; f = f->next)
+		if (f->dev == dev && f->ino == ino)
+			return f;
+	return NULL;
+}
+
+/* Is the cached file still the one mapped (not a new file on a reused inode)? */
+static bool same_identity(const struct bzs_proc *p, const struct bzs_vma *v,
+			  const struct bzs_file *f)
+{
+	char path[96];
+	struct stat st;
+
+	if (p->gone)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, (int)p->pid,
+		 v->start, v->end);
+	if (stat(path, &st))
+		return true; /* cannot tell: trust the cache */
+	return st.st_size == f->size && st.st_mtim.tv_sec == f->mtime.tv_sec &&
+	       st.st_mtim.tv_nsec == f->mtime.tv_nsec;
+}
+
+/* Open the file of a mapping: map_files (deleted files, other mount
+ * namespaces), then through the process's root, then the plain path. */
+static int open_mapped(const struct bzs_proc *p, const struct bzs_vma *v,
+		       const struct bzs_proc_opts *o)
+{
+	char path[4200];
+	struct stat st;
+	int fd;
+
+	if (!p->gone && !o->no_map_files) {
+		snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
+			 (int)p->pid, v->start, v->end);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			return fd;
+	}
+	for (int k = 0; k < 2; k++) {
+		if (k == 0) {
+			if (p->gone)
+				continue;
+			if ((size_t)snprintf(path, sizeof(path), "/proc/%d/root%s", (int)p->pid,
+					     v->path) >= sizeof(path))
+				continue;
+		}
+		fd = open(k == 0 ? path : v->path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		/* the path may now name another file: require the same inode */
+		if (fstat(fd, &st) || (v->ino && st.st_ino != v->ino)) {
+			close(fd);
+			continue;
+		}
+		return fd;
+	}
+	return -1;
+}
+
+static void try_debug_file(blaze_symbolizer *s, struct bzs_proc *p, struct bzs_vma *v,
+			   struct bzs_file *f)
+{
+	char root[64];
+	struct bzs_elf dbg;
+	int fd;
+
+	f->debug_tried = true;
+	if (f->reason || (f->elf.has_symtab && (f->elf.has_dwarf || !s->opts.code_info)))
+		return;
+	snprintf(root, sizeof(root), "/proc/%d/root", (int)p->pid);
+	fd = bzs_debug_find(&f->elf, v->path, p->gone ? NULL : root);
+	if (fd < 0)
+		return;
+	if (bzs_elf_load_fd(fd, &dbg) == 0) {
+		if (!f->elf.has_symtab && dbg.has_symtab)
+			bzs_elf_merge_syms(&f->elf, &dbg);
+		if (dbg.has_dwarf && s->opts.code_info && !f->dwarf && !f->elf.has_dwarf) {
+			if (f->dwarf_fd >= 0)
+				close(f->dwarf_fd);
+			f->dwarf_fd = fd;
+			f->dwarf_tried = false;
+			fd = -1;
+		}
+		bzs_elf_free(&dbg);
+	}
+	if (fd >= 0)
+		close(fd);
+	account(s, f);
+}
+
+static void resolve_vdso(blaze_symbolizer *s, struct bzs_proc *p, struct bzs_vma *v)
+{
+	size_t len = (size_t)(v->end - v->start);
+	struct bzs_file *f;
+	unsigned char *buf;
+	uint32_t crc;
+	bool ok = false;
+
+	if (len > VDSO_MAX) {
+		v->reason = BLAZE_SYMBOLIZE_REASON_UNSUPPORTED;
+		return;
+	}
+	buf = malloc(len);
+	if (!buf) {
+		v->reason = BLAZE_SYMBOLIZE_REASON_IGNORED_ERROR;
+		return;
+	}
+	if (p->pid == getpid() && getauxval(AT_SYSINFO_EHDR) == v->start) {
+		memcpy(buf, (const void *)(uintptr_t)v->start, len);
+		ok = true;
+	} else if (!p->gone) {
+		char path[64];
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/%d/mem", (int)p->pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			ok = pread(fd, buf, len, (off_t)v->start) == (ssize_t)len;
+			close(fd);
+		}
+	}
+	if (!ok) {
+		free(buf);
+		v->reason = BLAZE_SYMBOLIZE_REASON_MISSING_COMPONENT;
+		return;
+	}
+	crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), buf, (uInt)len);
+	for (f = s->vdsos; f; f = f->next)
+		if (f->vdso_crc == crc && f->vdso_len == len)
+			break;
+	if (!f && (f = calloc(1, sizeof(*f)))) {
+		f->is_vdso = true;
+		f->vdso_crc = crc;
+		f->vdso_len = len;
+		f->dwarf_fd = -1;
+		f->reason = bzs_elf_load_mem(buf, len, &f->elf);
+		f->next = s->vdsos;
+		s->vdsos = f;
+		account(s, f);
+	}
+	free(buf);
+	if (!f) {
+		v->reason = BLAZE_SYMBOLIZE_REASON_IGNORED_ERROR;
+		return;
+	}
+	v->file = f;
+}
+
+void bzs_vma_resolve(blaze_symbolizer *s, struct bzs_proc *p, struct bzs_vma *v,
+		     const struct bzs_proc_opts *o)
+{
+	struct bzs_file *f;
+	struct stat st;
+	int fd;
+
+	if (v->file) {
+		if (o->debug_syms && !v->file->debug_tried && !v->file->is_vdso)
+			try_debug_file(s, p, v, v->file);
+		return;
+	}
+	if (v->reason)
+		return;
+	if (v->kind == BZS_VMA_VDSO) {
+		resolve_vdso(s, p, v);
+		return;
+	}
+	if (v->kind != BZS_VMA_FILE || !v->path) {
+		v->reason = BLAZE_SYMBOLIZE_REASON_UNSUPPORTED;
+		return;
+	}
+	if (v->ino && (f = file_lookup(s, v->dev, v->ino))) {
+		if (same_identity(p, v, f))
+			goto attach;
+		file_unhash(s, f); /* a new file on a reused inode */
+		if (!f->refs)
+			file_free(s, f);
+	}
+	fd = open_mapped(p, v, o);
+	if (fd < 0) {
+		v->reason = BLAZE_SYMBOLIZE_REASON_MISSING_COMPONENT;
+		return;
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f) {
+		close(fd);
+		v->reason = BLAZE_SYMBOLIZE_REASON_IGNORED_ERROR;
+		return;
+	}
+	f->dev = v->dev;
+	f->ino = v->ino;
+	f->dwarf_fd = -1;
+	if (!fstat(fd, &st)) {
+		f->size = st.st_size;
+		f->mtime = st.st_mtim;
+	}
+	f->reason = bzs_elf_load_fd(fd, &f->elf);
+	if (!f->reason && s->opts.code_info && f->elf.has_dwarf)
+		f->dwarf_fd = fd;
+	else
+		close(fd);
+	account(s, f);
+	if (v->ino) {
+		size_t b = file_bucket(f->dev, f->ino);
+
+		f->next = s->files[b];
+		s->files[b] = f;
+		f->in_hash = true;
+		s->nfiles++;
+	}
+attach:
+	file_ref(s, f);
+	v->file = f;
+	if (o->debug_syms && !f->debug_tried)
+		try_debug_file(s, p, v, f);
+}
+
+struct bzs_dwarf *bzs_file_dwarf(struct bzs_file *f)
+{
+	if (!f->dwarf_tried) {
+		f->dwarf_tried = true;
+		if (f->dwarf_fd >= 0) {
+			f->dwarf = bzs_dwarf_open(f->dwarf_fd);
+			f->dwarf_fd = -1;
+		}
+	}
+	return f->dwarf;
+}
+
+static void vmas_free(blaze_symbolizer *s, struct bzs_vma *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		file_unref(s, v[i].file);
+		free(v[i].path);
+	}
+	free(v);
+}
+
+struct bzs_vma *bzs_proc_find(struct bzs_proc *p, uint64_t addr)
+{
+	size_t lo = 0, hi = p->nvmas;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addr < p->vmas[mid].start)
+			hi = mid;
+		else if (addr >= p->vmas[mid].end)
+			lo = mid + 1;
+		else
+			return &p->vmas[mid];
+	}
+	return NULL;
+}
+
+static struct bzs_vma *find_same(struct bzs_vma *old, size_t n, const struct bzs_maps_entry *e)
+{
+	struct bzs_proc tmp = { .vmas = old, .nvmas = n };
+	struct bzs_vma *v = bzs_proc_find(&tmp, e->start);
+
+	if (v && v->start == e->start && v->end == e->end && v->off == e->off &&
+	    v->dev == e->dev && v->ino == e->ino && v->kind == e->kind && v->file)
+		return v;
+	return NULL;
+}
+
+int bzs_proc_refresh(blaze_symbolizer *s, struct bzs_proc *p, bool eager,
+		     const struct bzs_proc_opts *o)
+{
+	struct bzs_maps_entry *ents;
+	struct bzs_vma *nv;
+	char path[64];
+	size_t len, n, bad;
+	char *buf;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->pid);
+	buf = bzs_read_file(path, &len);
+	if (!buf) {
+		int err = errno ? errno : EIO;
+
+		if (err == ENOENT || err == ESRCH)
+			p->gone = true;
+		return -err;
+	}
+	ents = bzs_maps_parse(buf, len, true, &n, &bad);
+	free(buf);
+	if (!n) {
+		/* a zombie shows empty maps: keep what was captured */
+		free(ents);
+		p->gone = true;
+		return -ESRCH;
+	}
+	nv = calloc(n, sizeof(*nv));
+	if (!nv) {
+		bzs_maps_free(ents, n);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct bzs_maps_entry *e = &ents[i];
+		struct bzs_vma *old = find_same(p->vmas, p->nvmas, e);
+
+		nv[i] = (struct bzs_vma){ e->start, e->end, e->off, e->dev, e->ino,
+					  e->path, e->kind, 0, NULL };
+		e->path = NULL;
+		if (old) { /* keep the loaded file: no reopening */
+			nv[i].file = old->file;
+			old->file = NULL;
+		}
+	}
+	bzs_maps_free(ents, n);
+	vmas_free(s, p->vmas, p->nvmas);
+	p->vmas = nv;
+	p->nvmas = n;
+	p->gone = false;
+	if (eager) {
+		for (size_t i = 0; i < n; i++)
+			bzs_vma_resolve(s, p, &nv[i], o);
+		/* while the process lives, its perf map can be read */
+		bzs_proc_perfmap(p);
+	}
+	evict_files(s);
+	return 0;
+}
+
+static pid_t ns_pid(pid_t pid)
+{
+	char path[64], *buf, *l;
+	long v = pid;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	buf = bzs_read_file(path, NULL);
+	if (!buf)
+		return pid;
+	l = strstr(buf, "\nNSpid:");
+	if (l) {
+		char *p = l + 7, *e;
+
+		for (;;) { /* the last field is the pid in the innermost namespace */
+			long x = strtol(p, &e, 10);
+
+			if (e == p)
+				break;
+			v = x;
+			p = e;
+		}
+	}
+	free(buf);
+	return (pid_t)v;
+}
+
+struct bzs_perfmap *bzs_proc_perfmap(struct bzs_proc *p)
+{
+	char path[128];
+
+	if (!p->gone) {
+		if (!p->pm_path) {
+			snprintf(path, sizeof(path), "/proc/%d/root/tmp/perf-%d.map", (int)p->pid,
+				 (int)ns_pid(p->pid));
+			p->pm_path = strdup(path);
+		}
+		if (p->pm_path && bzs_perfmap_refresh(&p->pm, p->pm_path) == 0)
+			return p->pm;
+	}
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)p->pid);
+	bzs_perfmap_refresh(&p->pm, path);
+	return p->pm;
+}
+
+struct bzs_proc *bzs_proc_get(blaze_symbolizer *s, pid_t pid, bool create)
+{
+	size_t b = (size_t)pid % BZS_PROC_BUCKETS;
+	struct bzs_proc *p;
+
+	for (p = s->procs[b]; p; p = p->next) {
+		if (p->pid == pid) {
+			p->last_use = ++s->tick;
+			return p;
+		}
+	}
+	if (!create)
+		return NULL;
+	if (s->nprocs >= s->max_procs) {
+		struct bzs_proc *victim = NULL;
+
+		for (size_t i = 0; i < BZS_PROC_BUCKETS; i++)
+			for (struct bzs_proc *q = s->procs[i]; q; q = q->next)
+				if (!victim || q->last_use < victim->last_use)
+					victim = q;
+		if (victim)
+			bzs_proc_drop(s, victim);
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	p->last_use = ++s->tick;
+	p->next = s->procs[b];
+	s->procs[b] = p;
+	s->nprocs++;
+	return p;
+}
+
+void bzs_proc_drop(blaze_symbolizer *s, struct bzs_proc *p)
+{
+	struct bzs_proc **pp = &s->procs[(size_t)p->pid % BZS_PROC_BUCKETS];
+
+	for (; *pp; pp = &(*pp)->next) {
+		if (*pp == p) {
+			*pp = p->next;
+			s->nprocs--;
+			break;
+		}
+	}
+	vmas_free(s, p->vmas, p->nvmas);
+	bzs_perfmap_free(p->pm);
+	free(p->pm_path);
+	free(p);
+	evict_files(s);
+}
+
+void bzs_caches_free(blaze_symbolizer *s)
+{
+	size_t budget = s->file_mem_budget;
+
+	for (size_t b = 0; b < BZS_PROC_BUCKETS; b++)
+		while (s->procs[b])
+			bzs_proc_drop(s, s->procs[b]);
+	s->file_mem_budget = 0;
+	evict_files(s);
+	s->file_mem_budget = budget;
+	while (s->vdsos) {
+		struct bzs_file *f = s->vdsos;
+
+		s->vdsos = f->next;
+		file_free(s, f);
+	}
+	for (size_t i = 0; i < s->nkc; i++) {
+		free(s->kc[i].path);
+		bzs_ksyms_free(s->kc[i].k);
+	}
+	free(s->kc);
+	s->kc = NULL;
+	s->nkc = 0;
+}

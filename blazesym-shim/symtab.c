@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Sorted symbol tables: build from candidates, deduplicate aliases, compute
+ * symbol ends, look up by binary search, demangle lazily. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int bzs_builder_add(struct bzs_symtab_builder *b, uint64_t addr, uint64_t size,
+		    uint64_t limit, const char *name, uint32_t score)
+{
+	if (b->cnt == b->cap) {
+		size_t ncap = b->cap ? b->cap * 2 : 1024;
+		struct bzs_cand *nc = realloc(b->c, ncap * sizeof(*nc));
+
+		if (!nc)
+			return -ENOMEM;
+		b->c = nc;
+		b->cap = ncap;
+	}
+	b->c[b->cnt] = (struct bzs_cand){ addr, size, limit, name, score, (uint32_t)b->cnt };
+	b->cnt++;
+	return 0;
+}
+
+int bzs_builder_own(struct bzs_symtab_builder *b, char *pool, size_t len)
+{
+	if (b->npools == b->pcap) {
+		size_t ncap = b->pcap ? b->pcap * 2 : 4;
+		char **np = realloc(b->pools, ncap * sizeof(*np));
+
+		if (!np)
+			return -ENOMEM;
+		b->pools = np;
+		b->pcap = ncap;
+	}
+	b->pools[b->npools++] = pool;
+	b->mem += len;
+	return 0;
+}
+
+void bzs_builder_free(struct bzs_symtab_builder *b)
+{
+	for (size_t i = 0; i < b->npools; i++)
+		free(b->pools[i]);
+	free(b->pools);
+	free(b->c);
+	memset(b, 0, sizeof(*b));
+}
+
+static int cand_cmp(const void *pa, const void *pb)
+{
+	const struct bzs_cand *a = pa, *b = pb;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	if (a->score != b->score)
+		return a->score > b->score ? -1 : 1;
+	if (a->idx != b->idx)
+		return a->idx < b->idx ? -1 : 1;
+	return 0;
+}
+
+int bzs_symtab_finish(struct bzs_symtab_builder *b, struct bzs_symtab *t)
+{
+	struct bzs_sym *syms;
+	uint64_t cover_end = 0;
+	size_t n = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (b->cnt)
+		qsort(b->c, b->cnt, sizeof(*b->c), cand_cmp);
+	/* Keep the best candidate per address; drop zero-size labels that lie
+	 * inside a sized symbol (assembly labels within a function). */
+	for (size_t i = 0; i < b->cnt; i++) {
+		struct bzs_cand *c = &b->c[i];
+
+		if (n && b->c[n - 1].addr == c->addr)
+			continue;
+		if (c->size == 0 && c->addr < cover_end)
+			continue;
+		if (c->size) {
+			uint64_t e = c->addr + c->size < c->addr ? UINT64_MAX : c->addr + c->size;
+
+			if (e > cover_end)
+				cover_end = e;
+		}
+		b->c[n++] = *c;
+	}
+	syms = malloc((n ? n : 1) * sizeof(*syms));
+	if (!syms) {
+		bzs_builder_free(b);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct bzs_cand *c = &b->c[i];
+		uint64_t end;
+
+		if (c->size) {
+			end = c->addr + c->size;
+			if (end < c->addr)
+				end = UINT64_MAX;
+		} else {
+			end = i + 1 < n ? b->c[i + 1].addr : UINT64_MAX;
+			if (c->limit > c->addr && c->limit < end)
+				end = c->limit;
+			if (end == UINT64_MAX)
+				end = c->addr + 1;
+		}
+		syms[i] = (struct bzs_sym){ c->addr, end, c->name };
+	}
+	t->syms = syms;
+	t->cnt = n;
+	t->pools = b->pools;
+	t->npools = b->npools;
+	t->mem = b->mem + n * sizeof(*syms);
+	free(b->c);
+	memset(b, 0, sizeof(*b));
+	return 0;
+}
+
+ssize_t bzs_symtab_lookup(const struct bzs_symtab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->cnt;
+
+	if (!t->cnt || addr < t->syms[0].addr)
+		return -1;
+	/* last symbol with start <= addr */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (addr < t->syms[lo].end)
+		return (ssize_t)lo;
+	/* a sized symbol nested in a bigger one: look a little further back */
+	for (size_t k = 1; k <= 8 && k <= lo; k++) {
+		if (addr < t->syms[lo - k].end)
+			return (ssize_t)(lo - k);
+	}
+	return -1;
+}
+
+static char not_mangled;
+
+const char *bzs_symtab_name(struct bzs_symtab *t, size_t i, bool demangle)
+{
+	const char *name = t->syms[i].name;
+
+	if (!demangle || (name[0] != '_' ))
+		return name;
+	if (!t->demangled) {
+		t->demangled = calloc(t->cnt, sizeof(*t->demangled));
+		if (!t->demangled)
+			return name;
+	}
+	if (!t->demangled[i]) {
+		char *d = bzs_demangle(name);
+
+		t->demangled[i] = d ? d : &not_mangled;
+		if (d)
+			t->mem += strlen(d) + 1;
+	}
+	return t->demangled[i] == &not_mangled ? name : t->demangled[i];
+}
+
+void bzs_symtab_free(struct bzs_symtab *t)
+{
+	if (t->demangled) {
+		for (size_t i = 0; i < t->cnt; i++)
+			if (t->demangled[i] != &not_mangled)
+				free(t->demangled[i]);
+		free(t->demangled);
+	}
+	for (size_t i = 0; i < t->npools; i++)
+		free(t->pools[i]);
+	free(t->pools);
+	free(t->syms);
+	memset(t, 0, sizeof(*t));
+}

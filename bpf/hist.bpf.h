@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Recording into the shared log-linear histogram from BPF. */
+#ifndef SUITE_HIST_BPF_H
+#define SUITE_HIST_BPF_H
+
+#include "hist.h"
+
+static __always_inline void hist_add(struct hist *h, __u64 v)
+{
+	__u32 slot = hist_slot(v);
+
+	if (slot >= HIST_SLOTS)
+		slot = HIST_SLOTS - 1;
+	__sync_fetch_and_add(&h->slots[slot], 1);
+	__sync_fetch_and_add(&h->count, 1);
+	__sync_fetch_and_add(&h->sum, v);
+	/* compare-and-swap, so concurrent CPUs never lose the maximum */
+	__u64 old = h->max;
+	for (int i = 0; i < 8 && v > old; i++) {
+		__u64 prev = __sync_val_compare_and_swap(&h->max, old, v);
+
+		if (prev == old)
+			break;
+		old = prev;
+	}
+}
+
+#endif

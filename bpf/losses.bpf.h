@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+#ifndef SUITE_LOSSES_BPF_H
+#define SUITE_LOSSES_BPF_H
+
+#include "losses.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, LOSS_KINDS);
+	__type(key, __u32);
+	__type(value, __u64);
+} losses SEC(".maps");
+
+static __always_inline void loss_inc(__u32 kind)
+{
+	__u64 *v = bpf_map_lookup_elem(&losses, &kind);
+
+	if (v)
+		(*v)++;
+}
+
+/* A stack id from bpf_get_stackid(), with its failure counted */
+static __always_inline int stackid_checked(int id, bool user)
+{
+	if (id >= 0)
+		return id;
+	if (id == -17 /* EEXIST */)
+		loss_inc(LOSS_STACK_COLLISION);
+	else if (id == -12 /* ENOMEM */)
+		loss_inc(LOSS_STACK_FULL);
+	else
+		loss_inc(user ? LOSS_USTACK : LOSS_KSTACK);
+	return id;
+}
+
+#endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* What a BPF program could not record, counted per CPU, so that the tool
+ * can say so at the end: nothing is lost silently. */
+#ifndef SUITE_LOSSES_H
+#define SUITE_LOSSES_H
+
+enum loss_kind {
+	LOSS_STACK_COLLISION,	/* stack map bucket held another stack (-EEXIST) */
+	LOSS_STACK_FULL,	/* stack map full (-ENOMEM) */
+	LOSS_USTACK,		/* user stack could not be read (-EFAULT, ...) */
+	LOSS_KSTACK,		/* kernel stack could not be read */
+	LOSS_AGG_FULL,		/* the aggregation map was full */
+	LOSS_START_FULL,	/* the in-flight map was full: an interval was missed */
+	LOSS_RINGBUF,		/* ring buffer full: an event was dropped */
+	LOSS_OTHER,		/* any other failed map update */
+	LOSS_KINDS,
+};
+
+#endif

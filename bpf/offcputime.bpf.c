@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* offcputime: off-CPU time by thread, user stack and kernel stack, from
+ * sched_switch.  A thread's stacks are taken when it leaves the CPU; the
+ * interval is closed when it comes back. */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+#include "offcputime.h"
+#include "filter.bpf.h"
+#include "losses.bpf.h"
+#include "tp.bpf.h"
+
+#define PF_KTHREAD	0x00200000
+#define TASK_DEAD	0x00000080
+
+const volatile bool user_threads_only = false;
+const volatile bool kernel_threads_only = false;
+const volatile bool all_states = true;
+const volatile __u32 state_mask = 0;		/* kernel task state bits */
+const volatile bool runnable_state = false;	/* 'R': preempted */
+const volatile __u64 min_ns = 1000;
+const volatile __u64 max_ns = ~0ULL;
+const volatile bool want_ustack = true;
+const volatile bool want_kstack = true;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, MAX_STACK_DEPTH * sizeof(__u64));
+	__uint(max_entries, 1);		/* --stack-storage-size */
+} stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);		/* --max-entries */
+	__type(key, __u32);
+	__type(value, struct offcpu_start);
+} start SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);		/* --max-entries */
+	__type(key, struct offcpu_key);
+	__type(value, struct offcpu_val);
+} counts SEC(".maps");
+
+/* processes already announced to user space for symbol capture */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u8);
+} seen SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} events SEC(".maps");
+
+static __always_inline bool state_match(bool preempt, __u32 state)
+{
+	if (state & TASK_DEAD)
+		return false;	/* its last switch: it never comes back */
+	if (all_states)
+		return true;
+	if (preempt || state == 0)
+		return runnable_state;
+	return state & state_mask;
+}
+
+static __always_inline void announce(__u32 tgid)
+{
+	struct offcpu_event *e;
+	__u8 one = 1;
+
+	if (bpf_map_update_elem(&seen, &tgid, &one, BPF_NOEXIST))
+		return;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		loss_inc(LOSS_RINGBUF);
+		bpf_map_delete_elem(&seen, &tgid);
+		return;
+	}
+	e->type = OFFCPU_EV_NEW_PROCESS;
+	e->tgid = tgid;
+	bpf_ringbuf_submit(e, 0);
+}
+
+static __always_inline void switch_out(void *ctx, bool preempt,
+				       struct task_struct *prev)
+{
+	struct offcpu_start s = {};
+	__u32 tid = BPF_CORE_READ(prev, pid);
+	__u32 tgid = BPF_CORE_READ(prev, tgid);
+	__u32 flags, state;
+	bool kthread;
+
+	if (!tid || !target_task(tgid, tid))
+		return;
+	flags = BPF_CORE_READ(prev, flags);
+	kthread = flags & PF_KTHREAD;
+	if ((user_threads_only && kthread) || (kernel_threads_only && !kthread))
+		return;
+	state = BPF_CORE_READ(prev, __state);
+	if (!state_match(preempt, state))
+		return;
+	if (!target_cpu(bpf_get_smp_processor_id()))
+		return;
+
+	s.ts = bpf_ktime_get_ns();
+	s.key.tgid = tgid;
+	s.key.tid = tid;
+	bpf_get_current_comm(&s.key.comm, sizeof(s.key.comm));
+	s.key.kstack = -1;
+	s.key.ustack = -1;
+	if (want_kstack)
+		s.key.kstack = stackid_checked(bpf_get_stackid(ctx, &stacks, 0), false);
+	if (want_ustack && !kthread) {
+		s.key.ustack = stackid_checked(
+			bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK), true);
+		announce(tgid);
+	}
+	if (bpf_map_update_elem(&start, &tid, &s, BPF_ANY))
+		loss_inc(LOSS_START_FULL);
+}
+
+static __always_inline void switch_in(struct task_struct *next)
+{
+	__u32 tid = BPF_CORE_READ(next, pid);
+	__u32 tgid = BPF_CORE_READ(next, tgid);
+	struct offcpu_start *sp;
+	struct offcpu_key key;
+	struct offcpu_val *val, zero = {};
+	__u64 delta;
+
+	if (!tid || !target_task(tgid, tid))
+		return;
+	sp = bpf_map_lookup_elem(&start, &tid);
+	if (!sp)
+		return;
+	delta = bpf_ktime_get_ns() - sp->ts;
+	key = sp->key;
+	bpf_map_delete_elem(&start, &tid);
+	if (delta < min_ns || delta > max_ns)
+		return;
+	val = bpf_map_lookup_elem(&counts, &key);
+	if (!val) {
+		if (bpf_map_update_elem(&counts, &key, &zero, BPF_NOEXIST) &&
+		    !bpf_map_lookup_elem(&counts, &key)) {
+			loss_inc(LOSS_AGG_FULL);
+			return;
+		}
+		val = bpf_map_lookup_elem(&counts, &key);
+		if (!val)
+			return;
+	}
+	__sync_fetch_and_add(&val->total_ns, delta);
+	__sync_fetch_and_add(&val->count, 1);
+}
+
+static __always_inline int handle_switch(void *ctx, bool preempt,
+					 struct task_struct *prev,
+					 struct task_struct *next)
+{
+	switch_out(ctx, preempt, prev);
+	switch_in(next);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev,
+	     struct task_struct *next)
+{
+	return handle_switch(ctx, preempt, prev, next);
+}
+
+SEC("raw_tp/sched_switch")
+int sched_switch_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return handle_switch(ctx, (bool)ctx->args[0],
+			     (struct task_struct *)ctx->args[1],
+			     (struct task_struct *)ctx->args[2]);
+}
+
+/* After exec the process maps other files: announce it again */
+static __always_inline int handle_exec(void)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	bpf_map_delete_elem(&seen, &tgid);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(sched_process_exec_btf)
+{
+	return handle_exec();
+}
+
+SEC("raw_tp/sched_process_exec")
+int sched_process_exec_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return handle_exec();
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

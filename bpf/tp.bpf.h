@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* One handler, two flavours: every tracepoint a tool uses gets a tp_btf
+ * program "NAME_btf" and a raw_tp program "NAME_raw" calling the same
+ * static handler; bpf_pick_tp_flavour() (tools/lib/common.c) keeps one. */
+#ifndef SUITE_TP_BPF_H
+#define SUITE_TP_BPF_H
+
+#define RAW_ARG(ctx, n) (((struct bpf_raw_tracepoint_args *)(ctx))->args[n])
+
+#endif

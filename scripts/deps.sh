@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what the suite needs to build and test, from Debian's archive.
+# As root it runs apt-get; otherwise it prints the command to run.
+#   scripts/deps.sh          build + test dependencies
+#   scripts/deps.sh --bench  also the tools `make bench` compares against
+set -eu
+pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev libdw-dev zlib1g-dev python3 binutils elfutils"
+if [ "${1:-}" = "--bench" ]; then
+	pkgs="$pkgs libbpf-tools bpftrace linux-perf"
+fi
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+	exit 0
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "missing packages:$missing" >&2
+	echo "install them with: sudo apt-get install$missing" >&2
+	exit 1
+fi
+echo "installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

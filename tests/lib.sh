@@ -1,0 +1,103 @@
+# Helpers for the tool tests (sourced by tests/run.sh, one subshell per
+# test file).  Each check records one result line: "ok - ..." or
+# "not ok - ...", counted by tests/run.sh.
+ROOT=${ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+BUILD=${BUILD:-$ROOT/build}
+WL=$BUILD/workloads
+T=$(mktemp -d /tmp/suite-test.XXXXXX)
+WL_PIDS=()
+
+_cleanup() {
+	for p in "${WL_PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$T"
+}
+trap _cleanup EXIT
+
+pass() { echo "ok - $TEST_FILE: $*"; }
+fail() { echo "not ok - $TEST_FILE: $*"; }
+
+# check DESC CMD...: passes when CMD exits 0
+check() {
+	local d=$1; shift
+	if "$@"; then pass "$d"; else fail "$d"; fi
+}
+
+# check_rc DESC WANT CMD...: passes when CMD exits with WANT
+check_rc() {
+	local d=$1 want=$2 rc; shift 2
+	"$@" >"$T/rc.out" 2>"$T/rc.err"; rc=$?
+	if [ "$rc" = "$want" ]; then pass "$d"
+	else fail "$d (exit $rc, want $want)"; sed 's/^/#   /' "$T/rc.err" | head -5; fi
+}
+
+# check_eq DESC GOT WANT
+check_eq() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1 (got '$2', want '$3')"; fi
+}
+
+# check_within DESC GOT WANT PCT: |GOT - WANT| <= PCT% of WANT
+check_within() {
+	if awk -v g="$2" -v w="$3" -v p="$4" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= w * p / 100) }'; then
+		pass "$1 ($2 vs $3 +-$4%)"
+	else
+		fail "$1 (got '$2', want $3 +-$4%)"
+	fi
+}
+
+# check_ge DESC GOT MIN
+check_ge() {
+	if [ -n "$2" ] && [ "$2" -ge "$3" ] 2>/dev/null; then pass "$1 ($2 >= $3)"; else fail "$1 (got '$2', want >= $3)"; fi
+}
+
+# check_grep DESC PATTERN FILE: FILE has a line matching the ERE
+check_grep() {
+	if grep -Eq -- "$2" "$3"; then pass "$1"; else fail "$1 (no /$2/ in $3)"; head -5 "$3" | sed 's/^/#   /'; fi
+}
+
+# check_nogrep DESC PATTERN FILE
+check_nogrep() {
+	if ! grep -Eq -- "$2" "$3"; then pass "$1"; else fail "$1 (/$2/ found in $3)"; grep -Em3 -- "$2" "$3" | sed 's/^/#   /'; fi
+}
+
+# start_wl NAME ARGS...: starts a workload in the background; its pid
+# (printed on its first line) is left in $WL_PID.
+start_wl() {
+	local name=$1 out; shift
+	out=$(mktemp "$T/wl.XXXXXX")
+	"$WL/$name" "$@" >"$out" 2>&1 &
+	local p=$! i
+	WL_PIDS+=("$p")
+	for i in $(seq 1 200); do
+		[ -s "$out" ] && break
+		sleep 0.01
+	done
+	WL_PID=$(head -1 "$out")
+	WL_OUT=$out
+}
+
+# wait_wl: waits for every workload started so far
+wait_wl() {
+	for p in "${WL_PIDS[@]}"; do wait "$p" 2>/dev/null; done
+	WL_PIDS=()
+}
+
+# sum of the values of folded lines matching PATTERN in FILE
+folded_sum() {
+	grep -E -- "$1" "$2" | awk '{ s += $NF } END { print s + 0 }'
+}
+
+# json_ok FILE: the file is one valid JSON document
+json_ok() {
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" 2>"$T/json.err"
+}
+
+# jq-like: python3 expression over the document d
+json_get() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# BPF objects of a tool left behind (programs whose name starts with it)
+bpf_prog_count() {
+	bpftool prog show 2>/dev/null | grep -c "$1" || true
+}

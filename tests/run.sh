@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs every test: unit tests (build/tests/test_*) and tool tests
+# (tests/tools/test_*.sh, real BPF, as root).  `tests/run.sh PATTERN`
+# runs the ones whose name matches.  The last line is "N passed, N failed".
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+export ROOT BUILD
+pattern=${1:-}
+log=$(mktemp /tmp/suite-results.XXXXXX)
+
+run_one() {
+	local name=$1; shift
+	[ -n "$pattern" ] && [[ "$name" != *$pattern* ]] && return
+	echo "# $name"
+	local start=$SECONDS
+	"$@" 2>&1 | tee -a "$log" | grep -E '^(not ok|#)' || true
+	echo "# $name: $((SECONDS - start)) s"
+}
+
+if [ "$(id -u)" != 0 ]; then
+	echo "# not root: the tool tests load BPF and need root" >&2
+fi
+
+for t in "$BUILD"/tests/test_*; do
+	[ -x "$t" ] || continue
+	run_one "$(basename "$t")" "$t"
+done
+for t in "$ROOT"/tests/tools/test_*.sh; do
+	[ -f "$t" ] || continue
+	run_one "$(basename "$t" .sh)" env TEST_FILE="$(basename "$t" .sh)" bash -c 'source "$ROOT/tests/lib.sh"; source "$1"' _ "$t"
+done
+
+passed=$(grep -c '^ok ' "$log")
+failed=$(grep -c '^not ok ' "$log")
+rm -f "$log"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ] && [ "$passed" -gt 0 ]

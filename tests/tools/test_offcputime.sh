@@ -1,0 +1,113 @@
+# offcputime against workloads whose blocking is known in advance.
+OC=$ROOT/offcputime
+
+# 1. 20 blocks of 50 ms in offcpu_block_here(): folded output names the
+#    function with kernel frames, and the total is 1.0 s within 20%.
+start_wl offcpu_blocker 20 50 300
+"$OC" -p "$WL_PID" -f -d 5 >"$T/f1" 2>"$T/e1"
+wait_wl
+check_grep "folded names offcpu_block_here with kernel frames" \
+	'^ocpu_blocker;.*offcpu_block_here;.*_\[k\] [0-9]+$' "$T/f1"
+check_within "off-CPU time in offcpu_block_here is 20 x 50 ms" \
+	"$(folded_sum 'offcpu_block_here' "$T/f1")" 1000000 20
+check_grep "user frames reach main's thread start" ';blocker;offcpu_block_here;' "$T/f1"
+check_grep "kernel stacks end in the scheduler" 'schedule_\[k\] [0-9]+$' "$T/f1"
+check_nogrep "no frame of the tracing machinery" 'bpf_prog|bpf_trace_run|__traceiter|perf_trace' "$T/f1"
+check "user frames come before kernel frames" awk '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); k = 0
+	for (i = 2; i <= n; i++) { if (f[i] ~ /_\[k\]$/) k = 1; else if (k) exit 1 } }' "$T/f1"
+check "folded lines are 'stack value' with unique stacks" \
+	awk 'NF < 2 || $NF !~ /^[0-9]+$/ { exit 1 } { sub(/ [0-9]+$/, ""); if (seen[$0]++) exit 1 }' "$T/f1"
+check_grep "the early stop is said on stderr" 'every traced process has exited' "$T/e1"
+check_nogrep "the main thread's wait is not counted as the blocker's" '^ocpu_blocker;.*pthread_join' "$T/f1"
+
+# 2. The process exited before the report: its frames are still named.
+check_nogrep "no raw addresses for the exited process" '^ocpu_[a-z]*;(.*;)?0x[0-9a-f]+;' "$T/f1"
+
+# 3. -p excludes other processes
+start_wl offcpu_blocker 10 20 200
+p1=$WL_PID
+start_wl offcpu_blocker 10 20 200
+p2=$WL_PID
+"$OC" -p "$p1" -f -d 3 >"$T/f3" 2>/dev/null
+wait_wl
+check_grep "-p: the traced process is there" 'offcpu_block_here' "$T/f3"
+n_other=$(grep -v -E '^ocpu_(main|blocker);' "$T/f3" | wc -l)
+check_eq "-p: every line belongs to the traced process" "$n_other" 0
+check_within "-p: only one of the two identical processes is counted (10 x 20 ms)" \
+	"$(folded_sum 'offcpu_block_here' "$T/f3")" 200000 25
+
+# 4. --state is a mask: D (vfork wait) vs S (nanosleep)
+start_wl offcpu_blocker 10 30 200 vfork
+"$OC" -p "$WL_PID" --state D -f -d 3 >"$T/f4d" 2>/dev/null
+wait_wl
+check_grep "--state D catches the vfork wait (TASK_KILLABLE has the D bit)" 'offcpu_vfork_wait' "$T/f4d"
+check_nogrep "--state D leaves out nanosleep (S)" 'offcpu_block_here' "$T/f4d"
+start_wl offcpu_blocker 10 30 200
+"$OC" -p "$WL_PID" --state S -f -d 3 >"$T/f4s" 2>/dev/null
+wait_wl
+check_grep "--state S catches nanosleep" 'offcpu_block_here' "$T/f4s"
+check_nogrep "--state S leaves out the D waits" 'offcpu_vfork_wait' "$T/f4s"
+start_wl offcpu_blocker 10 30 200 vfork
+"$OC" -p "$WL_PID" --state 3 -f -d 3 >"$T/f4m" 2>/dev/null
+wait_wl
+check_grep "--state 3 (S|D) is a mask: D waits match it" 'offcpu_vfork_wait' "$T/f4m"
+
+# 5. A thread still blocked at the end is counted up to the stop time
+start_wl offcpu_blocker 1 10 100 hold
+"$OC" -p "$WL_PID" -f -d 2 >"$T/f5" 2>"$T/e5"
+kill "$WL_PID"; wait_wl
+check_within "still-blocked thread counted up to the stop (~1.9 s)" \
+	"$(folded_sum 'offcpu_hold_here' "$T/f5")" 1900000 15
+check_grep "still-blocked threads are said on stderr" 'still off-CPU at the end' "$T/e5"
+
+# 6. -t isolates one thread
+start_wl offcpu_blocker 10 20 300
+tid=""
+for i in $(seq 1 100); do
+	tid=$(grep -l ocpu_blocker /proc/"$WL_PID"/task/*/comm 2>/dev/null | head -1 | cut -d/ -f5)
+	[ -n "$tid" ] && break; sleep 0.01
+done
+"$OC" -t "$tid" -f -d 3 >"$T/f6" 2>/dev/null
+wait_wl
+check_grep "-t: the thread is there" '^ocpu_blocker;.*offcpu_block_here' "$T/f6"
+check_nogrep "-t: the main thread is not" '^ocpu_main;' "$T/f6"
+
+# 7. JSON parses and carries the stacks, root first
+start_wl offcpu_blocker 10 20 200
+"$OC" -p "$WL_PID" -j -d 3 >"$T/j7" 2>/dev/null
+wait_wl
+check "JSON output parses" json_ok "$T/j7"
+check_eq "JSON: the blocker's user stack ends in offcpu_block_here" \
+	"$(json_get "$T/j7" "[s['user_stack'][-1] for s in d['stacks'] if s['comm']=='ocpu_blocker' and s['user_stack']][0]")" \
+	offcpu_block_here
+check_eq "JSON: losses are reported, none here" \
+	"$(json_get "$T/j7" "sum(d['losses'].values())")" 0
+
+# 8. The raw_tp fallback gives the same answer
+start_wl offcpu_blocker 10 50 200
+SUITE_FORCE_RAW_TP=1 "$OC" -v -p "$WL_PID" -f -d 3 >"$T/f8" 2>"$T/e8"
+wait_wl
+check_grep "raw_tp flavour was used" 'using raw_tp tracepoints' "$T/e8"
+check_within "raw_tp: 10 x 50 ms" "$(folded_sum 'offcpu_block_here' "$T/f8")" 500000 20
+
+# 9. --check, min/max filters
+start_wl offcpu_blocker 5 20 100
+check_rc "--check exits 1 when something was recorded" 1 "$OC" -p "$WL_PID" --check -d 2
+wait_wl
+start_wl offcpu_blocker 5 20 100
+"$OC" -p "$WL_PID" -m 100000 -f -d 2 >"$T/f9" 2>/dev/null
+wait_wl
+check_nogrep "-m 100000 drops the 20 ms blocks" 'offcpu_block_here' "$T/f9"
+
+# 10. Bad input: exit 2 with a message naming the culprit
+for args in "-p 12abc" "-p -5" "-p 0x" "-p 99999999999" "-p 4194303" "-t 4194303" \
+	"-m 1x" "-M -1" "-d 0" "-d abc" "--state Q" "-u -k" "-m 10 -M 5" \
+	"--stack-storage-size 0" "--bogus" "-f -j" "1 2" "-d 1 1" "-C 999" "-C ''"; do
+	eval "set -- $args"
+	check_rc "bad input '$args' exits 2" 2 "$OC" "$@"
+	[ -s "$T/rc.err" ] || fail "bad input '$args' says nothing on stderr"
+done
+
+# 11. Environment: no BTF -> exit 3 naming it
+check_rc "no kernel BTF exits 3" 3 env SUITE_BTF_PATH=/nonexistent "$OC" -d 1
+check_grep "the missing BTF is named" 'BTF' "$T/rc.err"

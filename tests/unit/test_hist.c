@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The log-linear histogram shared by BPF and user space. */
+#include "unit.h"
+#include "histogram.h"
+#include <stdlib.h>
+
+static int slots_contiguous(void)
+{
+	for (unsigned s = 0; s + 1 < HIST_SLOTS; s++)
+		if (hist_slot_high(s) + 1 != hist_slot_low(s + 1))
+			return 0;
+	return 1;
+}
+
+static int slot_covers(uint64_t v)
+{
+	unsigned s = hist_slot(v);
+
+	return s < HIST_SLOTS && hist_slot_low(s) <= v && v <= hist_slot_high(s);
+}
+
+int main(void)
+{
+	struct hist *h = calloc(1, sizeof(*h));
+	int ok = 1;
+
+	CHECK_U64(HIST_SLOTS, 496, "496 slots");
+	CHECK(slots_contiguous(), "slots tile the u64 range without gaps");
+	CHECK_U64(hist_slot(0), 0, "0 in slot 0");
+	CHECK_U64(hist_slot(15), 15, "15 in slot 15 (linear part)");
+	CHECK_U64(hist_slot(16), 16, "16 in slot 16");
+	CHECK_U64(hist_slot(~0ULL), HIST_SLOTS - 1, "UINT64_MAX in the last slot");
+	CHECK_U64(hist_slot_high(HIST_SLOTS - 1), ~0ULL, "last slot ends at UINT64_MAX");
+	for (uint64_t v = 1; v < (1ULL << 62); v = v * 3 + 1)
+		ok &= slot_covers(v);
+	CHECK(ok, "every value falls in a slot that covers it");
+	ok = 1;
+	for (unsigned s = HIST_LINEAR; s < HIST_SLOTS - 1; s++) {
+		double w = hist_slot_high(s) - hist_slot_low(s) + 1;
+
+		if (w / hist_slot_low(s) > 0.125 + 1e-12)
+			ok = 0;
+	}
+	CHECK(ok, "a slot spans at most 1/8 of its low bound");
+	CHECK_U64(hist_log2(1), 0, "log2(1)");
+	CHECK_U64(hist_log2(1ULL << 40), 40, "log2(2^40)");
+	CHECK_U64(hist_log2((1ULL << 40) - 1), 39, "log2(2^40-1)");
+
+	/* 1000 samples 1..1000 us: percentiles within 7% */
+	for (uint64_t i = 1; i <= 1000; i++) {
+		uint64_t v = i * 1000;
+
+		h->slots[hist_slot(v)]++;
+		h->count++;
+		h->sum += v;
+		if (v > h->max)
+			h->max = v;
+	}
+	{
+		double p50 = hist_percentile(h, 0.5), p99 = hist_percentile(h, 0.99);
+		double p999 = hist_percentile(h, 0.999);
+
+		CHECK(p50 > 500000 * 0.93 && p50 < 500000 * 1.07, "p50 of 1..1000us ~ 500us (%.0f)", p50);
+		CHECK(p99 > 990000 * 0.93 && p99 < 990000 * 1.07, "p99 ~ 990us (%.0f)", p99);
+		CHECK(p999 > 999000 * 0.93 && p999 <= 1000000, "p99.9 ~ 999us and <= max (%.0f)", p999);
+	}
+	CHECK_U64(hist_percentile(h, 1.0), 1000000, "p100 is the max");
+	memset(h, 0, sizeof(*h));
+	CHECK_U64(hist_percentile(h, 0.5), 0, "empty histogram gives 0");
+	h->slots[hist_slot(7)] = 3;
+	h->count = 3;
+	h->max = 7;
+	CHECK_U64(hist_percentile(h, 0.99), 7, "exact in the linear range");
+	free(h);
+	return unit_exit();
+}

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* offcpu_blocker N MS [DELAY_MS] [MODE]
+ * After DELAY_MS (default 300), a thread named "ocpu_blocker" blocks N
+ * times for MS milliseconds in offcpu_block_here() (nanosleep: state S).
+ * MODE "vfork": it blocks in offcpu_vfork_wait() instead, waiting for a
+ * vfork child that sleeps MS ms (state D, killable).
+ * MODE "hold": after the N blocks, it blocks once more for 60 s in
+ * offcpu_hold_here() (for "still blocked at the end").
+ * The main thread ("ocpu_main") waits for it and exits. Prints its pid. */
+#include <pthread.h>
+#include <sys/wait.h>
+#include "wl.h"
+
+static long n_blocks, block_ms;
+static const char *mode = "sleep";
+
+NOINLINE void offcpu_block_here(long ms)
+{
+	WL_SLEEP_MS(ms);
+}
+
+NOINLINE void offcpu_vfork_wait(long ms)
+{
+	pid_t child = vfork();
+
+	if (child == 0) {
+		WL_SLEEP_MS(ms);
+		_exit(0);
+	}
+	waitpid(child, NULL, 0);
+}
+
+NOINLINE void offcpu_hold_here(void)
+{
+	WL_SLEEP_MS(60000);
+}
+
+static void *blocker(void *arg)
+{
+	wl_name("ocpu_blocker");
+	for (long i = 0; i < n_blocks; i++) {
+		if (!strcmp(mode, "vfork"))
+			offcpu_vfork_wait(block_ms);
+		else
+			offcpu_block_here(block_ms);
+	}
+	if (!strcmp(mode, "hold"))
+		offcpu_hold_here();
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t t;
+
+	n_blocks = wl_arg(argc, argv, 1, 10);
+	block_ms = wl_arg(argc, argv, 2, 50);
+	if (argc > 4)
+		mode = argv[4];
+	wl_name("ocpu_main");
+	wl_ready();
+	wl_delay_ms(wl_arg(argc, argv, 3, 300));
+	pthread_create(&t, NULL, blocker, NULL);
+	pthread_join(t, NULL);
+	return 0;
+}

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include "bpfutil.h"
+#include "common.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+void filter_configure(volatile struct target_filter *tf, struct bpf_map *tgids,
+		      struct bpf_map *tids, struct bpf_map *cpus,
+		      const struct common_opts *o)
+{
+	tf->by_pid = o->pids.n > 0;
+	tf->by_tid = o->tids.n > 0;
+	tf->by_cpu = o->cpus.n > 0;
+	tf->one_tgid = o->pids.n == 1 ? o->pids.ids[0] : 0;
+	tf->one_tid = o->tids.n == 1 ? o->tids.ids[0] : 0;
+	/* room for children that may be followed later */
+	map_resize(tgids, o->pids.n ? (o->pids.n < 1024 ? 1024 : o->pids.n) : 1);
+	map_resize(tids, o->tids.n ? o->tids.n : 1);
+	map_resize(cpus, ncpus_possible());
+}
+
+static int fill_ids(struct bpf_map *m, const struct id_list *l)
+{
+	__u8 one = 1;
+
+	for (size_t i = 0; i < l->n; i++) {
+		int err = bpf_map__update_elem(m, &l->ids[i], sizeof(__u32),
+					       &one, sizeof(one), BPF_ANY);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int filter_fill(struct bpf_map *tgids, struct bpf_map *tids,
+		struct bpf_map *cpus, const struct common_opts *o)
+{
+	__u8 one = 1;
+	int err;
+
+	err = fill_ids(tgids, &o->pids);
+	if (!err)
+		err = fill_ids(tids, &o->tids);
+	for (size_t i = 0; !err && i < o->cpus.n; i++)
+		err = bpf_map__update_elem(cpus, &o->cpus.cpus[i], sizeof(__u32),
+					   &one, sizeof(one), BPF_ANY);
+	return err;
+}
+
+int filter_add_tgid(struct bpf_map *tgids, __u32 tgid)
+{
+	__u8 one = 1;
+
+	return bpf_map__update_elem(tgids, &tgid, sizeof(tgid), &one,
+				    sizeof(one), BPF_ANY);
+}
+
+void losses_read(struct bpf_map *losses, __u64 out[LOSS_KINDS])
+{
+	int n = ncpus_possible();
+	__u64 *vals = calloc(n, sizeof(__u64));
+
+	memset(out, 0, LOSS_KINDS * sizeof(__u64));
+	if (!vals)
+		return;
+	for (__u32 k = 0; k < LOSS_KINDS; k++) {
+		if (bpf_map__lookup_elem(losses, &k, sizeof(k), vals,
+					 n * sizeof(__u64), 0))
+			continue;
+		for (int c = 0; c < n; c++)
+			out[k] += vals[c];
+	}
+	free(vals);
+}
+
+static const char *const loss_names[LOSS_KINDS] = {
+	[LOSS_STACK_COLLISION] = "stack_collision",
+	[LOSS_STACK_FULL] = "stack_map_full",
+	[LOSS_USTACK] = "user_stack_unreadable",
+	[LOSS_KSTACK] = "kernel_stack_unreadable",
+	[LOSS_AGG_FULL] = "aggregation_map_full",
+	[LOSS_START_FULL] = "inflight_map_full",
+	[LOSS_RINGBUF] = "ringbuf_full",
+	[LOSS_OTHER] = "map_update_failed",
+};
+
+static const char *const loss_texts[LOSS_KINDS] = {
+	[LOSS_STACK_COLLISION] = "stacks lost to hash collisions in the stack map",
+	[LOSS_STACK_FULL] = "stacks lost: stack map full",
+	[LOSS_USTACK] = "user stacks could not be read",
+	[LOSS_KSTACK] = "kernel stacks could not be read",
+	[LOSS_AGG_FULL] = "events lost: aggregation map full",
+	[LOSS_START_FULL] = "intervals lost: in-flight map full",
+	[LOSS_RINGBUF] = "events lost: ring buffer full",
+	[LOSS_OTHER] = "map updates failed",
+};
+
+const char *loss_name(int kind)
+{
+	return kind >= 0 && kind < LOSS_KINDS ? loss_names[kind] : "unknown";
+}
+
+__u64 losses_report(const __u64 l[LOSS_KINDS], const char *const hints[LOSS_KINDS])
+{
+	__u64 total = 0;
+
+	for (int k = 0; k < LOSS_KINDS; k++) {
+		if (!l[k])
+			continue;
+		total += l[k];
+		msg_warn("%llu %s%s%s", (unsigned long long)l[k], loss_texts[k],
+			 hints && hints[k] ? "; " : "",
+			 hints && hints[k] ? hints[k] : "");
+	}
+	return total;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* User-space halves of bpf/filter.bpf.h and bpf/losses.bpf.h */
+#ifndef SUITE_BPFUTIL_H
+#define SUITE_BPFUTIL_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include "filter.h"
+#include "losses.h"
+#include "opts.h"
+
+struct bpf_map;
+
+/* Before load: the rodata filter and the sizes of its maps */
+void filter_configure(volatile struct target_filter *tf, struct bpf_map *tgids,
+		      struct bpf_map *tids, struct bpf_map *cpus,
+		      const struct common_opts *o);
+/* After load: fill the maps; returns 0 or a negative errno */
+int filter_fill(struct bpf_map *tgids, struct bpf_map *tids,
+		struct bpf_map *cpus, const struct common_opts *o);
+/* Add one more tgid to the filter while tracing (followed children) */
+int filter_add_tgid(struct bpf_map *tgids, __u32 tgid);
+
+/* Sum of the per-CPU loss counters */
+void losses_read(struct bpf_map *losses, __u64 out[LOSS_KINDS]);
+/* Prints one stderr line per non-zero counter, with the option that
+ * would avoid it; returns the total.  hints[kind] may be NULL. */
+__u64 losses_report(const __u64 l[LOSS_KINDS], const char *const hints[LOSS_KINDS]);
+/* Name of a loss kind, for JSON: "stack_collision", ... */
+const char *loss_name(int kind);
+
+#endif

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include "common.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+const char *tool_name = "tool";
+bool verbose;
+
+static void vmsg(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", tool_name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void msg_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+}
+
+void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help' for more information.\n", tool_name);
+	exit(EXIT_USAGE);
+}
+
+void die_unsupported(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	exit(EXIT_UNSUPPORTED);
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	if (level == LIBBPF_DEBUG && !verbose)
+		return 0;
+	if (level == LIBBPF_INFO && !verbose)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+void libbpf_setup_logging(void)
+{
+	libbpf_set_print(libbpf_print);
+}
+
+/* capget without libcap: effective set, 64 bits over two words */
+static bool has_cap(int cap)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[cap / 32].effective & (1u << (cap % 32));
+}
+
+void bpf_env_check(void)
+{
+	const char *btf = getenv("SUITE_BTF_PATH");
+
+	if (!btf)
+		btf = "/sys/kernel/btf/vmlinux";
+	if (!has_cap(CAP_SYS_ADMIN) &&
+	    !(has_cap(CAP_BPF) && has_cap(CAP_PERFMON)))
+		die_unsupported("no permission to load BPF programs: need root, "
+				"or CAP_BPF and CAP_PERFMON (run with sudo)");
+	if (access(btf, R_OK))
+		die_unsupported("no kernel BTF at %s: needs a kernel built with "
+				"CONFIG_DEBUG_INFO_BTF=y (5.4 or newer)", btf);
+}
+
+int bpf_fail(const char *what, int err)
+{
+	if (err > 0)
+		err = -err;
+	switch (err) {
+	case -EPERM:
+	case -EACCES:
+		msg_warn("%s: permission denied (%s): need root or CAP_BPF and "
+			 "CAP_PERFMON, and kernel.unprivileged_bpf_disabled "
+			 "does not apply to root", what, strerror(-err));
+		return EXIT_UNSUPPORTED;
+	case -ENOENT:
+	case -EOPNOTSUPP:
+	case -EINVAL:
+	case -ESRCH:
+		msg_warn("%s: %s: this kernel lacks a tracepoint, program type "
+			 "or helper the tool needs (run with -v for libbpf's "
+			 "log)", what, strerror(-err));
+		return EXIT_UNSUPPORTED;
+	default:
+		msg_warn("%s: %s", what, strerror(-err));
+		return EXIT_UNSUPPORTED;
+	}
+}
+
+void map_resize(struct bpf_map *map, uint32_t entries)
+{
+	int err = bpf_map__set_max_entries(map, entries);
+
+	if (err)
+		die_usage("cannot size map %s to %u entries: %s",
+			  bpf_map__name(map), entries, strerror(-err));
+}
+
+static bool tp_has_btf(const struct btf *vmlinux, const char *sec)
+{
+	char name[128];
+	const char *tp = strchr(sec, '/');
+
+	if (!vmlinux || !tp)
+		return false;
+	snprintf(name, sizeof(name), "btf_trace_%s", tp + 1);
+	return btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) > 0;
+}
+
+bool bpf_pick_tp_flavour(struct bpf_object *obj)
+{
+	struct btf *vmlinux = NULL;
+	struct bpf_program *prog;
+	bool use_btf = !getenv("SUITE_FORCE_RAW_TP");
+
+	if (use_btf) {
+		vmlinux = btf__load_vmlinux_btf();
+		if (!vmlinux)
+			use_btf = false;
+	}
+	/* Every _btf program's tracepoint must be known, or none is used:
+	 * the two flavours share maps and handlers, never mix them. */
+	bpf_object__for_each_program(prog, obj) {
+		const char *n = bpf_program__name(prog);
+		size_t l = strlen(n);
+
+		if (use_btf && l > 4 && !strcmp(n + l - 4, "_btf") &&
+		    bpf_program__autoload(prog) &&
+		    !tp_has_btf(vmlinux, bpf_program__section_name(prog)))
+			use_btf = false;
+	}
+	bpf_object__for_each_program(prog, obj) {
+		const char *n = bpf_program__name(prog);
+		size_t l = strlen(n);
+
+		if (l > 4 && !strcmp(n + l - 4, "_btf") && !use_btf)
+			bpf_program__set_autoload(prog, false);
+		if (l > 4 && !strcmp(n + l - 4, "_raw") && use_btf)
+			bpf_program__set_autoload(prog, false);
+	}
+	btf__free(vmlinux);
+	if (verbose)
+		msg_warn("using %s tracepoints", use_btf ? "tp_btf" : "raw_tp");
+	return use_btf;
+}
+
+static uint64_t clock_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+uint64_t now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+uint64_t realtime_ns(void)
+{
+	return clock_ns(CLOCK_REALTIME);
+}
+
+uint64_t boottime_ns(void)
+{
+	return clock_ns(CLOCK_BOOTTIME);
+}
+
+int read_small_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	return (int)n;
+}
+
+void task_comm(uint32_t tid, char *buf, size_t size)
+{
+	char path[64];
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%u/comm", tid);
+	n = read_small_file(path, buf, size);
+	if (n <= 0) {
+		snprintf(buf, size, "[exited]");
+		return;
+	}
+	if (buf[n - 1] == '\n')
+		buf[n - 1] = 0;
+}
+
+int ncpus_possible(void)
+{
+	int n = libbpf_num_possible_cpus();
+
+	return n > 0 ? n : 1;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* What every tool shares: exit codes, messages, libbpf logging, and the
+ * mapping of load/attach failures to "bad usage" or "unsupported machine". */
+#ifndef SUITE_COMMON_H
+#define SUITE_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit status, see CLI.md */
+enum {
+	EXIT_REPORTED = 0,	/* ran and reported; --check: nothing found */
+	EXIT_FOUND = 1,		/* --check: something found */
+	EXIT_USAGE = 2,		/* bad usage or input */
+	EXIT_UNSUPPORTED = 3,	/* the machine cannot run it */
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The tool's name, used as the prefix of every message. */
+extern const char *tool_name;
+extern bool verbose;
+
+void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "tool: message" and exit with EXIT_USAGE. */
+void die_usage(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+/* Print "tool: message" and exit with EXIT_UNSUPPORTED. */
+void die_unsupported(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+/* Route libbpf's messages to stderr: warnings always, debug with -v. */
+void libbpf_setup_logging(void);
+
+/* Check what every BPF tool needs before loading: privileges and kernel
+ * BTF.  On failure prints what is missing and how to fix it and exits with
+ * EXIT_UNSUPPORTED. SUITE_BTF_PATH overrides /sys/kernel/btf/vmlinux
+ * (used by tests to simulate a kernel without BTF). */
+void bpf_env_check(void);
+
+/* After a failed skeleton load or attach: print what failed, and whether
+ * the machine or the user is to blame; returns the exit code to use. */
+int bpf_fail(const char *what, int err);
+
+/* Set max_entries of a map before load; exits with EXIT_USAGE on error. */
+struct bpf_map;
+void map_resize(struct bpf_map *map, uint32_t entries);
+
+/* Attach every autoloaded program of a skeleton-like object: prefers the
+ * tp_btf program "X" and falls back to "X_raw" (raw_tp) if the former
+ * fails to load; see bpf_prog_pick(). */
+struct bpf_object;
+struct bpf_program;
+/* Select tp_btf or raw_tp flavours before load.  Each pair is named
+ * "NAME_btf" / "NAME_raw"; when the kernel lacks BTF-enabled tracepoints
+ * the _btf ones are disabled, else the _raw ones. Returns true if tp_btf
+ * is used. */
+bool bpf_pick_tp_flavour(struct bpf_object *obj);
+
+/* Monotonic and realtime clocks in nanoseconds. */
+uint64_t now_ns(void);
+uint64_t realtime_ns(void);
+/* The kernel's boot-time clock (bpf_ktime_get_boot_ns) */
+uint64_t boottime_ns(void);
+
+/* Read a small file into buf (NUL-terminated); -1 if unreadable. */
+int read_small_file(const char *path, char *buf, size_t size);
+
+/* comm of a task, "[exited]" when gone */
+void task_comm(uint32_t tid, char *buf, size_t size);
+
+/* Number of possible CPUs (libbpf_num_possible_cpus), at least 1 */
+int ncpus_possible(void);
+
+#endif

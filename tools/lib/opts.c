@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include "opts.h"
+#include "common.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int parse_u64(const char *s, uint64_t min, uint64_t max, bool hex,
+	      uint64_t *out, char *err, size_t errlen)
+{
+	unsigned long long v;
+	char *end;
+	int base = 10;
+
+	if (!s || !*s)
+		return fail(err, errlen, "empty number");
+	if (!isdigit((unsigned char)s[0]))
+		return fail(err, errlen, "'%s' is not a non-negative number", s);
+	if (hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		if (!isxdigit((unsigned char)s[2]))
+			return fail(err, errlen, "'%s' is not a number", s);
+	}
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (errno == ERANGE)
+		return fail(err, errlen, "'%s' is too large", s);
+	if (*end)
+		return fail(err, errlen, "'%s' is not a number", s);
+	if (v < min || v > max)
+		return fail(err, errlen, "%s is out of range [%llu, %llu]", s,
+			    (unsigned long long)min, (unsigned long long)max);
+	*out = v;
+	return 0;
+}
+
+int parse_seconds(const char *s, double *out, char *err, size_t errlen)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return fail(err, errlen, "empty duration");
+	if (!isdigit((unsigned char)s[0]) && s[0] != '.')
+		return fail(err, errlen, "'%s' is not a positive number of seconds", s);
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v))
+		return fail(err, errlen, "'%s' is not a number of seconds", s);
+	if (v <= 0 || v > 1e7)
+		return fail(err, errlen, "%s seconds is out of range (0, 10000000]", s);
+	*out = v;
+	return 0;
+}
+
+void id_list_add(struct id_list *l, uint32_t id)
+{
+	if (id_list_has(l, id))
+		return;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		uint32_t *p = realloc(l->ids, cap * sizeof(*p));
+
+		if (!p) {
+			perror("realloc");
+			exit(EXIT_USAGE);
+		}
+		l->ids = p;
+		l->cap = cap;
+	}
+	l->ids[l->n++] = id;
+}
+
+bool id_list_has(const struct id_list *l, uint32_t id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->ids[i] == id)
+			return true;
+	return false;
+}
+
+void id_list_free(struct id_list *l)
+{
+	free(l->ids);
+	memset(l, 0, sizeof(*l));
+}
+
+void id_list_str(const struct id_list *l, char *buf, size_t size)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		int n = snprintf(buf + off, size - off, "%s%u", i ? "," : "",
+				 l->ids[i]);
+		if (n < 0 || (size_t)n >= size - off) {
+			if (size > 4)
+				strcpy(buf + size - 4, "...");
+			return;
+		}
+		off += n;
+	}
+}
+
+/* Split on commas, each piece parsed by cb */
+static int split_list(const char *s, const char *what, char *err, size_t errlen,
+		      int (*cb)(const char *piece, void *arg, char *err, size_t errlen),
+		      void *arg)
+{
+	char *dup, *p, *save = NULL;
+	int ret = 0;
+
+	if (!s || !*s)
+		return fail(err, errlen, "empty %s list", what);
+	if (s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,"))
+		return fail(err, errlen, "'%s': empty element in %s list", s, what);
+	dup = strdup(s);
+	if (!dup)
+		return fail(err, errlen, "out of memory");
+	for (p = strtok_r(dup, ",", &save); p && !ret; p = strtok_r(NULL, ",", &save))
+		ret = cb(p, arg, err, errlen);
+	free(dup);
+	return ret;
+}
+
+static int id_piece(const char *p, void *arg, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (parse_u64(p, 1, UINT32_MAX - 1, false, &v, err, errlen))
+		return -1;
+	id_list_add(arg, (uint32_t)v);
+	return 0;
+}
+
+int parse_id_list(const char *s, struct id_list *l, char *err, size_t errlen)
+{
+	return split_list(s, "id", err, errlen, id_piece, l);
+}
+
+static void cpu_add(struct cpu_list *l, uint32_t cpu)
+{
+	size_t i;
+
+	for (i = 0; i < l->n && l->cpus[i] < cpu; i++)
+		;
+	if (i < l->n && l->cpus[i] == cpu)
+		return;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		uint32_t *p = realloc(l->cpus, cap * sizeof(*p));
+
+		if (!p) {
+			perror("realloc");
+			exit(EXIT_USAGE);
+		}
+		l->cpus = p;
+		l->cap = cap;
+	}
+	memmove(l->cpus + i + 1, l->cpus + i, (l->n - i) * sizeof(*l->cpus));
+	l->cpus[i] = cpu;
+	l->n++;
+}
+
+bool cpu_list_has(const struct cpu_list *l, uint32_t cpu)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->cpus[i] == cpu)
+			return true;
+	return false;
+}
+
+void cpu_list_free(struct cpu_list *l)
+{
+	free(l->cpus);
+	memset(l, 0, sizeof(*l));
+}
+
+struct cpu_piece_arg {
+	struct cpu_list *l;
+	unsigned ncpus;
+};
+
+static int cpu_piece(const char *p, void *varg, char *err, size_t errlen)
+{
+	struct cpu_piece_arg *a = varg;
+	const char *dash = strchr(p, '-');
+	uint64_t lo, hi;
+	char buf[32];
+
+	if (dash) {
+		size_t n = dash - p;
+
+		if (n == 0 || n >= sizeof(buf))
+			return fail(err, errlen, "'%s' is not a CPU range", p);
+		memcpy(buf, p, n);
+		buf[n] = 0;
+		if (parse_u64(buf, 0, MAX_CPUS_SUPPORTED - 1, false, &lo, err, errlen) ||
+		    parse_u64(dash + 1, 0, MAX_CPUS_SUPPORTED - 1, false, &hi, err, errlen))
+			return -1;
+		if (hi < lo)
+			return fail(err, errlen, "'%s': range goes backwards", p);
+	} else {
+		if (parse_u64(p, 0, MAX_CPUS_SUPPORTED - 1, false, &lo, err, errlen))
+			return -1;
+		hi = lo;
+	}
+	if (hi >= a->ncpus)
+		return fail(err, errlen, "CPU %llu does not exist (this machine has "
+			    "CPUs 0-%u)", (unsigned long long)hi, a->ncpus - 1);
+	for (uint64_t c = lo; c <= hi; c++)
+		cpu_add(a->l, (uint32_t)c);
+	return 0;
+}
+
+int parse_cpu_list(const char *s, unsigned ncpus, struct cpu_list *l,
+		   char *err, size_t errlen)
+{
+	struct cpu_piece_arg a = { l, ncpus };
+
+	return split_list(s, "CPU", err, errlen, cpu_piece, &a);
+}
+
+int cpus_online(struct cpu_list *l)
+{
+	const char *path = getenv("SUITE_CPU_ONLINE");
+	char buf[4096], err[128];
+	size_t n;
+
+	if (!path)
+		path = "/sys/devices/system/cpu/online";
+	if (read_small_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	n = strcspn(buf, "\n");
+	buf[n] = 0;
+	return parse_cpu_list(buf, MAX_CPUS_SUPPORTED, l, err, sizeof(err));
+}
+
+uint64_t opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max)
+{
+	char err[160];
+	uint64_t v;
+
+	if (parse_u64(arg, min, max, true, &v, err, sizeof(err)))
+		die_usage("invalid %s: %s", opt, err);
+	return v;
+}
+
+double opt_seconds(const char *opt, const char *arg)
+{
+	char err[160];
+	double v;
+
+	if (parse_seconds(arg, &v, err, sizeof(err)))
+		die_usage("invalid %s: %s", opt, err);
+	return v;
+}
+
+uint32_t tid_tgid(uint32_t tid)
+{
+	char path[64], buf[4096], *p;
+
+	snprintf(path, sizeof(path), "/proc/%u/status", tid);
+	if (read_small_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	p = strstr(buf, "\nTgid:");
+	return p ? (uint32_t)strtoul(p + 6, NULL, 10) : 0;
+}
+
+bool pid_alive(uint32_t pid)
+{
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	if (read_small_file(path, buf, sizeof(buf)) <= 0)
+		return false;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+static void opt_ids(const char *opt, const char *arg, struct id_list *l,
+		    bool thread)
+{
+	char err[160];
+	size_t before = l->n;
+
+	if (parse_id_list(arg, l, err, sizeof(err)))
+		die_usage("invalid %s: %s", opt, err);
+	for (size_t i = before; i < l->n; i++) {
+		uint32_t id = l->ids[i], tgid = tid_tgid(id);
+
+		if (!tgid)
+			die_usage("invalid %s: no %s %u", opt,
+				  thread ? "thread" : "process", id);
+		if (!thread && tgid != id)
+			die_usage("invalid %s: %u is a thread of process %u, "
+				  "not a process (use -t for threads)", opt, id, tgid);
+	}
+}
+
+void opt_pids(const char *arg, struct id_list *l)
+{
+	opt_ids("-p/--pid", arg, l, false);
+}
+
+void opt_tids(const char *arg, struct id_list *l)
+{
+	opt_ids("-t/--tid", arg, l, true);
+}
+
+void opt_cpus(const char *arg, struct cpu_list *l)
+{
+	struct cpu_list online = { 0 };
+	char err[160];
+
+	if (parse_cpu_list(arg, MAX_CPUS_SUPPORTED, l, err, sizeof(err)))
+		die_usage("invalid -C/--cpu: %s", err);
+	if (cpus_online(&online))
+		die_unsupported("cannot read the list of online CPUs");
+	for (size_t i = 0; i < l->n; i++)
+		if (!cpu_list_has(&online, l->cpus[i]))
+			die_usage("invalid -C/--cpu: CPU %u does not exist or is "
+				  "offline", l->cpus[i]);
+	cpu_list_free(&online);
+}
+
+error_t common_parse_opt(int key, char *arg, struct argp_state *state,
+			 struct common_opts *o)
+{
+	switch (key) {
+	case 'p':
+		opt_pids(arg, &o->pids);
+		break;
+	case 't':
+		opt_tids(arg, &o->tids);
+		break;
+	case 'C':
+		opt_cpus(arg, &o->cpus);
+		break;
+	case 'd':
+		o->duration = opt_seconds("-d/--duration", arg);
+		break;
+	case 'f':
+		o->folded = true;
+		break;
+	case 'j':
+		o->json = true;
+		break;
+	case OPT_CHECK:
+		o->check = true;
+		break;
+	case 'v':
+		verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		die_usage("unexpected argument '%s'", arg);
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+void common_opts_finish(struct common_opts *o)
+{
+	if (o->folded && o->json)
+		die_usage("-f/--folded and -j/--json exclude each other");
+}
+
+void suite_print_version(FILE *f, struct argp_state *state)
+{
+	fprintf(f, "%s %s (latency-tools suite)\n", tool_name, SUITE_VERSION);
+}
+
+void suite_init(const char *name)
+{
+	tool_name = name;
+	argp_err_exit_status = EXIT_USAGE;
+	argp_program_version_hook = suite_print_version;
+	libbpf_setup_logging();
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Strict option parsing shared by every tool (CLI.md).
+ *
+ * parse_*() return 0 or -1 with a message in err (unit-testable);
+ * opt_*() wrap them and exit with EXIT_USAGE naming the option.
+ * Each tool lists its options with the OPTS_* macros below and hands the
+ * keys it does not handle itself to common_parse_opt(). */
+#ifndef SUITE_OPTS_H
+#define SUITE_OPTS_H
+
+#include <argp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct id_list {
+	uint32_t *ids;
+	size_t n, cap;
+};
+
+#define MAX_CPUS_SUPPORTED 4096
+
+struct cpu_list {
+	uint32_t *cpus;		/* sorted, unique */
+	size_t n, cap;
+};
+
+struct common_opts {
+	struct id_list pids;	/* -p */
+	struct id_list tids;	/* -t */
+	struct cpu_list cpus;	/* -C */
+	double duration;	/* -d, seconds; 0: until Ctrl-C */
+	bool folded;		/* -f */
+	bool json;		/* -j */
+	bool check;		/* --check */
+};
+
+/* Long-only option ids shared by the tools; tools number theirs from
+ * OPT_TOOL_BASE up. */
+enum {
+	OPT_CHECK = 0x1000,
+	OPT_TOOL_BASE = 0x1100,
+};
+
+#define OPTS_PID  { "pid", 'p', "PID", 0, "Trace every thread of process PID (comma list)", 0 }
+#define OPTS_TID  { "tid", 't', "TID", 0, "Trace thread TID (comma list)", 0 }
+#define OPTS_CPU(doc) { "cpu", 'C', "LIST", 0, doc, 0 }
+#define OPTS_DURATION { "duration", 'd', "SECS", 0, "Stop after SECS seconds (default: until Ctrl-C)", 0 }
+#define OPTS_FOLDED { "folded", 'f', NULL, 0, "Folded stacks, one line each (for flamegraph.pl)", 0 }
+#define OPTS_JSON { "json", 'j', NULL, 0, "One JSON document on stdout", 0 }
+#define OPTS_CHECK(doc) { "check", OPT_CHECK, NULL, 0, doc, 0 }
+#define OPTS_VERBOSE { "verbose", 'v', NULL, 0, "libbpf and loader diagnostics on stderr", 0 }
+
+/* Number parsing: decimal (and 0x hex where hex is true); no sign, no
+ * trailing bytes, within [min, max]. */
+int parse_u64(const char *s, uint64_t min, uint64_t max, bool hex,
+	      uint64_t *out, char *err, size_t errlen);
+/* Seconds with an optional fraction, > 0 and <= 1e7 */
+int parse_seconds(const char *s, double *out, char *err, size_t errlen);
+/* "1,2,3": each in [1, UINT32_MAX - 1]; duplicates removed */
+int parse_id_list(const char *s, struct id_list *l, char *err, size_t errlen);
+/* "3", "2,5", "4-7", "0-2,6"; each < ncpus; sorted, unique */
+int parse_cpu_list(const char *s, unsigned ncpus, struct cpu_list *l,
+		   char *err, size_t errlen);
+/* CPUs online now, from /sys/devices/system/cpu/online (override with
+ * SUITE_CPU_ONLINE for tests); returns 0 or -1 */
+int cpus_online(struct cpu_list *l);
+bool cpu_list_has(const struct cpu_list *l, uint32_t cpu);
+
+void id_list_add(struct id_list *l, uint32_t id);
+bool id_list_has(const struct id_list *l, uint32_t id);
+void id_list_free(struct id_list *l);
+void cpu_list_free(struct cpu_list *l);
+/* "1,2,3" into buf (truncated with "..." if it does not fit) */
+void id_list_str(const struct id_list *l, char *buf, size_t size);
+
+/* Exit-on-error wrappers; "opt" names the option in the message */
+uint64_t opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max);
+double opt_seconds(const char *opt, const char *arg);
+/* -p: every PID must exist now; -t: every TID */
+void opt_pids(const char *arg, struct id_list *l);
+void opt_tids(const char *arg, struct id_list *l);
+/* -C: every CPU must exist and be online */
+void opt_cpus(const char *arg, struct cpu_list *l);
+
+/* The thread-group id of a thread, 0 if gone */
+uint32_t tid_tgid(uint32_t tid);
+/* A process is alive while /proc/PID exists and is not a zombie */
+bool pid_alive(uint32_t pid);
+
+/* Handles -p -t -C -d -f -j --check -v; ARGP_ERR_UNKNOWN otherwise. */
+error_t common_parse_opt(int key, char *arg, struct argp_state *state,
+			 struct common_opts *o);
+/* Checks shared by every tool once all options are in (e.g. -f with -j) */
+void common_opts_finish(struct common_opts *o);
+
+/* argp's --version */
+void suite_print_version(FILE *f, struct argp_state *state);
+
+/* First call of every tool's main(): names the tool in messages, makes
+ * argp exit with EXIT_USAGE on bad usage, installs --version and libbpf
+ * logging. */
+void suite_init(const char *name);
+
+#endif

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include "run.h"
+#include "common.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+volatile sig_atomic_t run_exiting;
+uint64_t run_start_ns, run_end_ns;
+
+static void on_signal(int sig)
+{
+	if (run_exiting)
+		_exit(128 + sig);
+	run_exiting = 1;
+}
+
+void run_install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static bool targets_gone(const struct run_opts *o)
+{
+	size_t n = 0;
+
+	if (o->pids)
+		for (size_t i = 0; i < o->pids->n; i++, n++)
+			if (pid_alive(o->pids->ids[i]))
+				return false;
+	if (o->tids)
+		for (size_t i = 0; i < o->tids->n; i++, n++)
+			if (pid_alive(o->tids->ids[i]))
+				return false;
+	return n > 0;
+}
+
+enum run_end run_loop(const struct run_opts *o)
+{
+	uint64_t deadline = 0, last_check = 0;
+	enum run_end end;
+
+	run_start_ns = now_ns();
+	if (o->duration > 0)
+		deadline = run_start_ns + (uint64_t)(o->duration * 1e9);
+	for (;;) {
+		uint64_t now = now_ns();
+		int timeout = 100, err;
+
+		if (run_exiting) {
+			end = RUN_SIGNAL;
+			break;
+		}
+		if (deadline && now >= deadline) {
+			end = RUN_DURATION;
+			break;
+		}
+		if (now - last_check >= 200000000ull) {
+			last_check = now;
+			if (targets_gone(o)) {
+				end = RUN_TARGETS_GONE;
+				break;
+			}
+		}
+		if (deadline && deadline - now < 100000000ull)
+			timeout = (int)((deadline - now) / 1000000) + 1;
+		if (o->poll) {
+			err = o->poll(o->ctx, timeout);
+			if (err < 0 && err != -EINTR) {
+				msg_warn("polling failed: %s", strerror(-err));
+				end = RUN_ERROR;
+				break;
+			}
+		} else {
+			usleep(timeout * 1000);
+		}
+	}
+	run_end_ns = now_ns();
+	return end;
+}
+
+void run_report_end(enum run_end end)
+{
+	if (end == RUN_TARGETS_GONE)
+		msg_warn("every traced process has exited; stopped after %.1f s",
+			 (run_end_ns - run_start_ns) / 1e9);
+}
+
+bool out_closed(void)
+{
+	return ferror(stdout) && errno == EPIPE;
+}

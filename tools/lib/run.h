@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* The run loop every tool shares: duration, SIGINT/SIGTERM (a second one
+ * exits at once), and the early stop when every traced process is gone. */
+#ifndef SUITE_RUN_H
+#define SUITE_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include "opts.h"
+
+extern volatile sig_atomic_t run_exiting;
+
+enum run_end {
+	RUN_DURATION,		/* -d expired */
+	RUN_SIGNAL,		/* SIGINT or SIGTERM */
+	RUN_TARGETS_GONE,	/* every traced process or thread exited */
+	RUN_ERROR,		/* the poll callback failed */
+};
+
+struct run_opts {
+	double duration;		/* seconds, 0: no limit */
+	const struct id_list *pids;	/* stop when all of these ... */
+	const struct id_list *tids;	/* ... and these are gone */
+	/* Called every ~100 ms (or as soon as data is ready); should block
+	 * at most timeout_ms.  Returns < 0 on error (-EINTR is not one). */
+	int (*poll)(void *ctx, int timeout_ms);
+	void *ctx;
+};
+
+/* SIGINT/SIGTERM handlers (first sets run_exiting, second _exit(130)),
+ * and SIGPIPE ignored so a closed stdout ends output quietly (see
+ * out_closed()). */
+void run_install_signals(void);
+enum run_end run_loop(const struct run_opts *o);
+/* The monotonic time (ns) at which run_loop() started and ended */
+extern uint64_t run_start_ns, run_end_ns;
+/* Says on stderr why tracing stopped, when it is not the expected way. */
+void run_report_end(enum run_end end);
+
+/* True once writing to stdout failed with EPIPE: stop printing, exit 0. */
+bool out_closed(void);
+
+#endif

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include "stacks.h"
+#include "common.h"
+#include "blazesym.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* An open-addressing table: (pid, addr) -> interned name.  Kernel
+ * addresses use pid KPID. */
+#define KPID UINT32_MAX
+
+struct name_ent {
+	uint64_t addr;
+	uint32_t pid;
+	bool used;
+	const char *name;
+};
+
+struct intern_ent {
+	uint64_t hash;
+	char *s;
+};
+
+struct stacksym {
+	blaze_symbolizer *sym;
+	struct name_ent *names;
+	size_t names_cap, names_n;
+	struct intern_ent *strs;
+	size_t strs_cap, strs_n;
+	struct stacksym_stats st;
+};
+
+static uint64_t hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n, sz);
+
+	if (!p) {
+		msg_warn("out of memory");
+		exit(EXIT_UNSUPPORTED);
+	}
+	return p;
+}
+
+static const char *intern(struct stacksym *s, const char *str)
+{
+	uint64_t h = hash_str(str);
+	size_t i;
+
+	if (2 * (s->strs_n + 1) > s->strs_cap) {
+		size_t cap = s->strs_cap ? s->strs_cap * 2 : 1024;
+		struct intern_ent *t = xcalloc(cap, sizeof(*t));
+
+		for (size_t k = 0; k < s->strs_cap; k++) {
+			if (!s->strs[k].s)
+				continue;
+			for (i = s->strs[k].hash & (cap - 1); t[i].s; i = (i + 1) & (cap - 1))
+				;
+			t[i] = s->strs[k];
+		}
+		free(s->strs);
+		s->strs = t;
+		s->strs_cap = cap;
+	}
+	for (i = h & (s->strs_cap - 1); s->strs[i].s; i = (i + 1) & (s->strs_cap - 1))
+		if (s->strs[i].hash == h && !strcmp(s->strs[i].s, str))
+			return s->strs[i].s;
+	s->strs[i].hash = h;
+	s->strs[i].s = strdup(str);
+	if (!s->strs[i].s) {
+		msg_warn("out of memory");
+		exit(EXIT_UNSUPPORTED);
+	}
+	s->strs_n++;
+	return s->strs[i].s;
+}
+
+static struct name_ent *name_slot(struct stacksym *s, uint32_t pid, uint64_t addr)
+{
+	size_t i;
+
+	if (2 * (s->names_n + 1) > s->names_cap) {
+		size_t cap = s->names_cap ? s->names_cap * 2 : 4096;
+		struct name_ent *t = xcalloc(cap, sizeof(*t));
+
+		for (size_t k = 0; k < s->names_cap; k++) {
+			struct name_ent *e = &s->names[k];
+
+			if (!e->used)
+				continue;
+			for (i = hash64(e->addr ^ ((uint64_t)e->pid << 40)) & (cap - 1);
+			     t[i].used; i = (i + 1) & (cap - 1))
+				;
+			t[i] = *e;
+		}
+		free(s->names);
+		s->names = t;
+		s->names_cap = cap;
+	}
+	for (i = hash64(addr ^ ((uint64_t)pid << 40)) & (s->names_cap - 1);
+	     s->names[i].used; i = (i + 1) & (s->names_cap - 1))
+		if (s->names[i].addr == addr && s->names[i].pid == pid)
+			return &s->names[i];
+	return &s->names[i];
+}
+
+struct stacksym *stacksym_new(bool code_info)
+{
+	struct stacksym *s = xcalloc(1, sizeof(*s));
+	blaze_symbolizer_opts o = {
+		.type_size = sizeof(o),
+		.code_info = code_info,
+		.demangle = true,
+	};
+
+	s->sym = blaze_symbolizer_new_opts(&o);
+	if (!s->sym) {
+		msg_warn("cannot create the symbolizer: %s",
+			 blaze_err_str(blaze_err_last()));
+		exit(EXIT_UNSUPPORTED);
+	}
+	return s;
+}
+
+void stacksym_free(struct stacksym *s)
+{
+	if (!s)
+		return;
+	blaze_symbolizer_free(s->sym);
+	for (size_t i = 0; i < s->strs_cap; i++)
+		free(s->strs[i].s);
+	free(s->strs);
+	free(s->names);
+	free(s);
+}
+
+void stacksym_cache_pid(struct stacksym *s, uint32_t pid)
+{
+	blaze_cache_src_process src = {
+		.type_size = sizeof(src),
+		.pid = pid,
+		.cache_vmas = true,
+	};
+
+	blaze_symbolize_cache_process(s->sym, &src);
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/* Name of one resolved symbol; unresolved: "[module]" or "[unknown]" */
+static const char *sym_name(struct stacksym *s, const blaze_sym *b, bool kernel)
+{
+	char buf[512];
+
+	if (b->name && b->name[0]) {
+		if (kernel) {
+			s->st.kernel_frames++;
+		} else {
+			s->st.user_frames++;
+		}
+		if (b->code_info.file && b->code_info.line) {
+			snprintf(buf, sizeof(buf), "%s (%s:%u)", b->name,
+				 basename_of(b->code_info.file), b->code_info.line);
+			return intern(s, buf);
+		}
+		return intern(s, b->name);
+	}
+	if (kernel) {
+		s->st.kernel_frames++;
+		s->st.kernel_unknown++;
+		return intern(s, "[unknown]");
+	}
+	s->st.user_frames++;
+	if (b->module && b->module[0]) {
+		s->st.user_module_only++;
+		snprintf(buf, sizeof(buf), "[%s]", basename_of(b->module));
+		return intern(s, buf);
+	}
+	s->st.user_unknown++;
+	return intern(s, "[unknown]");
+}
+
+/* Resolve n addresses (leaf first) into out (root first).  Return
+ * addresses (all but the leaf) are looked up at addr - 1, inside the call. */
+static int resolve(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
+		   const char **out)
+{
+	uint64_t addrs[STACK_FRAMES_MAX], miss[STACK_FRAMES_MAX];
+	int idx[STACK_FRAMES_MAX], nmiss = 0, len = 0;
+	bool kernel = pid == KPID;
+	const blaze_syms *r;
+
+	for (len = 0; len < n && len < STACK_FRAMES_MAX && ips[len]; len++)
+		addrs[len] = len ? ips[len] - 1 : ips[len];
+	for (int i = 0; i < len; i++) {
+		struct name_ent *e = name_slot(s, pid, addrs[i]);
+
+		if (e->used) {
+			out[len - 1 - i] = e->name;
+			if (kernel)
+				s->st.kernel_frames++;
+			else
+				s->st.user_frames++;
+			continue;
+		}
+		idx[nmiss] = i;
+		miss[nmiss++] = addrs[i];
+	}
+	if (!nmiss)
+		return len;
+	if (kernel) {
+		blaze_symbolize_src_kernel src = { .type_size = sizeof(src) };
+
+		r = blaze_symbolize_kernel_abs_addrs(s->sym, &src, miss, nmiss);
+	} else {
+		blaze_symbolize_src_process src = {
+			.type_size = sizeof(src),
+			.pid = pid,
+			.debug_syms = true,
+			.perf_map = true,
+		};
+
+		r = blaze_symbolize_process_abs_addrs(s->sym, &src, miss, nmiss);
+	}
+	for (int k = 0; k < nmiss; k++) {
+		const char *name;
+		struct name_ent *e;
+
+		if (r && (size_t)k < r->cnt) {
+			name = sym_name(s, &r->syms[k], kernel);
+		} else {
+			name = intern(s, "[unknown]");
+			if (kernel) {
+				s->st.kernel_frames++;
+				s->st.kernel_unknown++;
+			} else {
+				s->st.user_frames++;
+				s->st.user_unknown++;
+			}
+		}
+		out[len - 1 - idx[k]] = name;
+		/* user names are cached only when found: a miss may be a
+		 * library loaded later, or JIT code not yet in the perf map */
+		if (kernel || (r && r->syms[k].name)) {
+			e = name_slot(s, pid, miss[k]);
+			e->used = true;
+			e->pid = pid;
+			e->addr = miss[k];
+			e->name = name;
+			s->names_n++;
+		}
+	}
+	blaze_syms_free(r);
+	return len;
+}
+
+int stacksym_user(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
+		  const char **out)
+{
+	return resolve(s, pid, ips, n, out);
+}
+
+static bool is_tracing_frame(const char *n)
+{
+	static const char *const prefixes[] = {
+		"bpf_prog_", "bpf_trace_run", "__bpf_trace_", "__traceiter_",
+		"perf_trace_", "trace_call_bpf", "bpf_get_stack",
+		"__bpf_get_stack", "bpf_get_stackid", "__bpf_get_stackid",
+		"bpf_get_stackid_raw_tp", "bpf_get_stack_raw_tp",
+		"__perf_event_overflow", "perf_swevent_", "___perf_sw_event",
+		"__perf_sw_event", "perf_tp_event", "bpf_overflow_handler",
+		"__bpf_prog_run", "bpf_dispatcher_",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(n, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+int stacksym_kernel(struct stacksym *s, const __u64 *ips, int n,
+		    const char **out)
+{
+	int len = resolve(s, KPID, ips, n, out), drop = 0;
+
+	/* out is root first: the machinery sits at the end (leaf side) */
+	while (drop < len && is_tracing_frame(out[len - 1 - drop]))
+		drop++;
+	return len - drop;
+}
+
+void stacksym_stats(const struct stacksym *s, struct stacksym_stats *st)
+{
+	*st = s->st;
+}
+
+void stacksym_report(const struct stacksym *s)
+{
+	const struct stacksym_stats *st = &s->st;
+
+	if (st->user_unknown || st->user_module_only)
+		msg_warn("%llu of %llu user frames had no symbol (%llu named by "
+			 "module only, %llu [unknown])",
+			 (unsigned long long)(st->user_unknown + st->user_module_only),
+			 (unsigned long long)st->user_frames,
+			 (unsigned long long)st->user_module_only,
+			 (unsigned long long)st->user_unknown);
+	if (st->kernel_unknown)
+		msg_warn("%llu of %llu kernel frames had no symbol",
+			 (unsigned long long)st->kernel_unknown,
+			 (unsigned long long)st->kernel_frames);
+}
+
+/* ---- folded output ---- */
+
+struct fline {
+	char *text;
+	uint64_t value;
+};
+
+struct folded {
+	struct fline *lines;
+	size_t n, cap;
+};
+
+struct folded *folded_new(void)
+{
+	return xcalloc(1, sizeof(struct folded));
+}
+
+void folded_free(struct folded *fo)
+{
+	if (!fo)
+		return;
+	for (size_t i = 0; i < fo->n; i++)
+		free(fo->lines[i].text);
+	free(fo->lines);
+	free(fo);
+}
+
+struct sbuf {
+	char *p;
+	size_t n, cap;
+};
+
+static void sb_putc(struct sbuf *b, char c)
+{
+	if (b->n + 2 > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 256;
+		char *p = realloc(b->p, cap);
+
+		if (!p) {
+			msg_warn("out of memory");
+			exit(EXIT_UNSUPPORTED);
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	b->p[b->n++] = c;
+	b->p[b->n] = 0;
+}
+
+/* A frame may not hold ';' (the separator) nor line breaks */
+static void sb_frame(struct sbuf *b, const char *s, const char *suffix)
+{
+	if (b->n)
+		sb_putc(b, ';');
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		sb_putc(b, c == ';' ? ':' : (c < 0x20 || c == 0x7f) ? '?' : c);
+	}
+	for (; suffix && *suffix; suffix++)
+		sb_putc(b, *suffix);
+}
+
+void folded_add(struct folded *fo, const char *comm, const char **ufr, int un,
+		const char **kfr, int kn, uint64_t value)
+{
+	struct sbuf b = { 0 };
+
+	sb_frame(&b, comm && *comm ? comm : "[unknown]", NULL);
+	for (int i = 0; i < un; i++)
+		sb_frame(&b, ufr[i], NULL);
+	for (int i = 0; i < kn; i++)
+		sb_frame(&b, kfr[i], "_[k]");
+	if (fo->n == fo->cap) {
+		size_t cap = fo->cap ? fo->cap * 2 : 256;
+		struct fline *p = realloc(fo->lines, cap * sizeof(*p));
+
+		if (!p) {
+			msg_warn("out of memory");
+			exit(EXIT_UNSUPPORTED);
+		}
+		fo->lines = p;
+		fo->cap = cap;
+	}
+	fo->lines[fo->n].text = b.p;
+	fo->lines[fo->n].value = value;
+	fo->n++;
+}
+
+static int fline_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct fline *)a)->text, ((const struct fline *)b)->text);
+}
+
+void folded_print(struct folded *fo, FILE *f)
+{
+	qsort(fo->lines, fo->n, sizeof(*fo->lines), fline_cmp);
+	for (size_t i = 0; i < fo->n;) {
+		uint64_t v = fo->lines[i].value;
+		size_t j = i + 1;
+
+		while (j < fo->n && !strcmp(fo->lines[j].text, fo->lines[i].text))
+			v += fo->lines[j++].value;
+		fprintf(f, "%s %llu\n", fo->lines[i].text, (unsigned long long)v);
+		i = j;
+	}
+}

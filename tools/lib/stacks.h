@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Stack symbolization through the shim, and folded-stack output (CLI.md).
+ *
+ * Stacks come from BPF leaf first; the functions here return frame names
+ * root first, as folded output and flame graphs want them.  Names are
+ * interned: they live as long as the stacksym. */
+#ifndef SUITE_STACKS_H
+#define SUITE_STACKS_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define STACK_FRAMES_MAX 127
+
+struct stacksym;
+
+struct stacksym *stacksym_new(bool code_info);
+void stacksym_free(struct stacksym *s);
+/* Capture what is needed to name PID's frames after it exits */
+void stacksym_cache_pid(struct stacksym *s, uint32_t pid);
+/* ips: leaf first, zero-terminated or n long.  out: root first.
+ * Unresolved frames are "[MODULE]" (basename) or "[unknown]". */
+int stacksym_user(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
+		  const char **out);
+/* Kernel frames, without the tracing machinery (BPF programs,
+ * bpf_trace_run*, __traceiter_*, perf_trace_*) on the leaf side. */
+int stacksym_kernel(struct stacksym *s, const __u64 *ips, int n,
+		    const char **out);
+/* Frames named and not named so far, by kind */
+struct stacksym_stats {
+	uint64_t user_frames, user_unknown, user_module_only;
+	uint64_t kernel_frames, kernel_unknown;
+};
+void stacksym_stats(const struct stacksym *s, struct stacksym_stats *st);
+/* One line on stderr when some frames could not be named */
+void stacksym_report(const struct stacksym *s);
+
+/* Folded stacks: lines gathered, merged by identical text, printed sorted */
+struct folded;
+struct folded *folded_new(void);
+void folded_free(struct folded *fo);
+/* comm; user frames (root first); kernel frames (root first, "_[k]" added) */
+void folded_add(struct folded *fo, const char *comm, const char **ufr, int un,
+		const char **kfr, int kn, uint64_t value);
+void folded_print(struct folded *fo, FILE *f);
+
+/* Names for stacks that could not be taken: shown as a frame so nothing
+ * is dropped silently */
+#define FRAME_USER_LOST "[user stack lost]"
+#define FRAME_KERNEL_LOST "[kernel stack lost]"
+
+#endif

@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* offcputime: where threads wait.  Off-CPU time summed by thread, user
+ * stack and kernel stack, from sched_switch. */
+#include <argp.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "common.h"
+#include "opts.h"
+#include "run.h"
+#include "json.h"
+#include "stacks.h"
+#include "bpfutil.h"
+#include "offcputime.h"
+#include "offcputime.skel.h"
+
+static struct env {
+	struct common_opts c;
+	bool user_only, kernel_only;
+	bool all_states;
+	__u32 state_mask;
+	bool runnable;
+	__u64 min_us, max_us;
+	__u32 stack_storage, max_entries;
+	bool lines;
+} env = {
+	.all_states = true,
+	.min_us = 1,
+	.max_us = ~0ULL / 1000,
+	.stack_storage = 16384,
+	.max_entries = 32768,
+};
+
+enum {
+	OPT_STATE = OPT_TOOL_BASE,
+	OPT_STACK_STORAGE,
+	OPT_MAX_ENTRIES,
+	OPT_LINES,
+};
+
+static const char doc[] =
+"Summarize off-CPU time by thread, user stack and kernel stack.\n"
+"\n"
+"USAGE: offcputime [-p PID | -t TID] [-u | -k] [-m MIN_US] [-M MAX_US]\n"
+"                  [--state MASK] [-f | -j] [-d SECS | duration]\n"
+"\n"
+"EXAMPLES:\n"
+"    offcputime                 # every thread, until Ctrl-C\n"
+"    offcputime 5               # every thread, for 5 seconds\n"
+"    offcputime -p 185 -d 10    # process 185 only, for 10 seconds\n"
+"    offcputime -t 188,189      # threads 188 and 189 only\n"
+"    offcputime -u -m 1000      # user threads, blocked 1 ms or more\n"
+"    offcputime --state D       # uninterruptible sleep (D) only\n"
+"    offcputime -f -d 10 > out.folded   # for flamegraph.pl\n"
+"    offcputime -j -d 5         # JSON\n";
+
+static const char args_doc[] = "[duration]";
+
+static const struct argp_option options[] = {
+	OPTS_PID,
+	OPTS_TID,
+	{ "user-threads-only", 'u', NULL, 0, "User threads only (no kernel threads)", 0 },
+	{ "kernel-threads-only", 'k', NULL, 0, "Kernel threads only (no user threads)", 0 },
+	{ "min-block-time", 'm', "MIN_US", 0, "Count intervals of at least MIN_US microseconds (default 1)", 0 },
+	{ "max-block-time", 'M', "MAX_US", 0, "Count intervals of at most MAX_US microseconds", 0 },
+	{ "state", OPT_STATE, "MASK", 0, "Task states to count: a bitmask of kernel state bits "
+	  "(1 = S, 2 = D, ...) or letters from R S D T t I (R: preempted), matched with & (default: all)", 0 },
+	OPTS_CPU("Count only intervals that began on these CPUs"),
+	OPTS_DURATION,
+	OPTS_FOLDED,
+	OPTS_JSON,
+	OPTS_CHECK("Exit 1 if any off-CPU time was recorded"),
+	{ "stack-storage-size", OPT_STACK_STORAGE, "N", 0, "Room for N unique stacks (default 16384)", 0 },
+	{ "max-entries", OPT_MAX_ENTRIES, "N", 0, "Room for N (thread, stack) entries and N threads off-CPU at once (default 32768)", 0 },
+	{ "lines", OPT_LINES, NULL, 0, "Show file:line of user frames where debug info exists (slower)", 0 },
+	OPTS_VERBOSE,
+	{},
+};
+
+/* kernel task state bits by letter (include/linux/sched.h) */
+static void parse_state(const char *arg)
+{
+	uint64_t v;
+	char err[128];
+
+	env.all_states = false;
+	env.state_mask = 0;
+	env.runnable = false;
+	if (arg[0] >= '0' && arg[0] <= '9') {
+		if (parse_u64(arg, 0, UINT32_MAX, true, &v, err, sizeof(err)))
+			die_usage("invalid --state: %s", err);
+		env.state_mask = (__u32)v;
+		if (!v)
+			env.runnable = true;	/* 0 is TASK_RUNNING */
+		return;
+	}
+	if (!*arg)
+		die_usage("invalid --state: empty");
+	for (const char *p = arg; *p; p++) {
+		switch (*p) {
+		case 'R': env.runnable = true; break;
+		case 'S': env.state_mask |= 0x1; break;
+		case 'D': env.state_mask |= 0x2; break;
+		case 'T': env.state_mask |= 0x4; break;
+		case 't': env.state_mask |= 0x8; break;
+		case 'I': env.state_mask |= 0x402; break;	/* TASK_IDLE */
+		case ',': case '|': break;
+		default:
+			die_usage("invalid --state: unknown state '%c' (use R S D T t I "
+				  "or a number)", *p);
+		}
+	}
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'u':
+		env.user_only = true;
+		break;
+	case 'k':
+		env.kernel_only = true;
+		break;
+	case 'm':
+		env.min_us = opt_u64("-m/--min-block-time", arg, 0, ~0ULL / 1000);
+		break;
+	case 'M':
+		env.max_us = opt_u64("-M/--max-block-time", arg, 0, ~0ULL / 1000);
+		break;
+	case OPT_STATE:
+		parse_state(arg);
+		break;
+	case OPT_STACK_STORAGE:
+		env.stack_storage = opt_u64("--stack-storage-size", arg, 1, 1 << 24);
+		break;
+	case OPT_MAX_ENTRIES:
+		env.max_entries = opt_u64("--max-entries", arg, 1, 1 << 24);
+		break;
+	case OPT_LINES:
+		env.lines = true;
+		break;
+	case ARGP_KEY_ARG:
+		if (state->arg_num > 0)
+			die_usage("unexpected argument '%s'", arg);
+		if (env.c.duration)
+			die_usage("duration given twice (-d and '%s')", arg);
+		env.c.duration = opt_seconds("duration", arg);
+		break;
+	default:
+		return common_parse_opt(key, arg, state, &env.c);
+	}
+	return 0;
+}
+
+/* ---- collection ---- */
+
+struct entry {
+	struct offcpu_key key;
+	__u64 total_ns;
+	__u64 count;
+};
+
+struct collected {
+	struct entry *e;
+	size_t n, cap;
+	size_t still_blocked;
+};
+
+static void collect_add(struct collected *c, const struct offcpu_key *k,
+			__u64 ns, __u64 count)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 1024;
+		struct entry *p = realloc(c->e, cap * sizeof(*p));
+
+		if (!p) {
+			msg_warn("out of memory");
+			exit(EXIT_UNSUPPORTED);
+		}
+		c->e = p;
+		c->cap = cap;
+	}
+	c->e[c->n].key = *k;
+	c->e[c->n].total_ns = ns;
+	c->e[c->n].count = count;
+	c->n++;
+}
+
+static int collect_counts(int fd, struct collected *c)
+{
+	struct offcpu_key k, next, *prev = NULL;
+	struct offcpu_val v;
+	int err;
+
+	while (!(err = bpf_map_get_next_key(fd, prev, &next))) {
+		if (!bpf_map_lookup_elem(fd, &next, &v))
+			collect_add(c, &next, v.total_ns, v.count);
+		k = next;
+		prev = &k;
+	}
+	return err == -ENOENT ? 0 : err;
+}
+
+/* Threads still off-CPU at the stop time count up to it */
+static int collect_in_flight(int fd, struct collected *c, __u64 stop_ns)
+{
+	__u32 k, next, *prev = NULL;
+	struct offcpu_start s;
+	int err;
+
+	while (!(err = bpf_map_get_next_key(fd, prev, &next))) {
+		if (!bpf_map_lookup_elem(fd, &next, &s) && stop_ns > s.ts &&
+		    pid_alive(next)) {
+			__u64 d = stop_ns - s.ts;
+
+			if (d >= env.min_us * 1000 && d <= env.max_us * 1000) {
+				collect_add(c, &s.key, d, 1);
+				c->still_blocked++;
+			}
+		}
+		k = next;
+		prev = &k;
+	}
+	return err == -ENOENT ? 0 : err;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns < y->total_ns ? 1 : -1;
+	return memcmp(&x->key, &y->key, sizeof(x->key));
+}
+
+/* ---- output ---- */
+
+struct frames {
+	const char *u[MAX_STACK_DEPTH + 1], *k[MAX_STACK_DEPTH + 1];
+	int un, kn;
+	bool ulost, klost;
+};
+
+static void resolve(struct stacksym *sym, int stacks_fd, const struct offcpu_key *key,
+		    struct frames *f)
+{
+	__u64 ips[MAX_STACK_DEPTH];
+
+	f->un = f->kn = 0;
+	f->ulost = f->klost = false;
+	/* -1: not taken (kernel thread, -u/-k); other negatives: lost */
+	if (key->kstack >= 0 && !bpf_map_lookup_elem(stacks_fd, &key->kstack, ips))
+		f->kn = stacksym_kernel(sym, ips, MAX_STACK_DEPTH, f->k);
+	else
+		f->klost = key->kstack != -1;
+	if (key->ustack >= 0 && !bpf_map_lookup_elem(stacks_fd, &key->ustack, ips))
+		f->un = stacksym_user(sym, key->tgid, ips, MAX_STACK_DEPTH, f->u);
+	else
+		f->ulost = key->ustack != -1;
+	if (f->ulost)
+		f->u[f->un++] = FRAME_USER_LOST;
+	if (f->klost)
+		f->k[f->kn++] = FRAME_KERNEL_LOST;
+}
+
+static void print_plain(const struct frames *f, const struct entry *e)
+{
+	for (int i = f->kn - 1; i >= 0; i--)
+		printf("    %s\n", f->k[i]);
+	if (f->un)
+		printf("    --\n");
+	for (int i = f->un - 1; i >= 0; i--)
+		printf("    %s\n", f->u[i]);
+	printf("    -                %s (%u/%u)\n", e->key.comm, e->key.tgid,
+	       e->key.tid);
+	printf("        %llu us in %llu interval%s\n\n",
+	       (unsigned long long)(e->total_ns / 1000),
+	       (unsigned long long)e->count, e->count == 1 ? "" : "s");
+}
+
+static void json_frames(struct json *j, const char *key, const char *const *fr, int n)
+{
+	json_key(j, key);
+	json_arr_begin(j);
+	for (int i = 0; i < n; i++)
+		json_str(j, fr[i]);
+	json_arr_end(j);
+}
+
+static void print_json_entry(struct json *j, const struct frames *f,
+			     const struct entry *e)
+{
+	json_obj_begin(j);
+	json_kv_str(j, "comm", e->key.comm);
+	json_kv_u64(j, "pid", e->key.tgid);
+	json_kv_u64(j, "tid", e->key.tid);
+	json_kv_u64(j, "total_us", e->total_ns / 1000);
+	json_kv_u64(j, "count", e->count);
+	json_frames(j, "user_stack", f->u, f->un);
+	json_frames(j, "kernel_stack", f->k, f->kn);
+	json_obj_end(j);
+}
+
+static void report(struct offcputime_bpf *skel, struct stacksym *sym,
+		   struct collected *c, const __u64 losses[LOSS_KINDS])
+{
+	int stacks_fd = bpf_map__fd(skel->maps.stacks);
+	struct folded *fo = NULL;
+	struct frames *f = calloc(1, sizeof(*f));
+	struct json j;
+
+	if (!f) {
+		msg_warn("out of memory");
+		return;
+	}
+	qsort(c->e, c->n, sizeof(*c->e), entry_cmp);
+	if (env.c.folded) {
+		fo = folded_new();
+	} else if (env.c.json) {
+		json_init(&j, stdout);
+		json_obj_begin(&j);
+		json_kv_str(&j, "tool", "offcputime");
+		json_kv_str(&j, "version", SUITE_VERSION);
+		json_kv_double(&j, "duration_s", (run_end_ns - run_start_ns) / 1e9);
+		json_kv_str(&j, "unit", "us");
+		json_key(&j, "stacks");
+		json_arr_begin(&j);
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		const struct entry *e = &c->e[i];
+
+		resolve(sym, stacks_fd, &e->key, f);
+		if (fo) {
+			/* flamegraph widths are whole microseconds */
+			if (e->total_ns >= 1000)
+				folded_add(fo, e->key.comm, f->u, f->un, f->k, f->kn,
+					   e->total_ns / 1000);
+		} else if (env.c.json) {
+			print_json_entry(&j, f, e);
+		} else {
+			print_plain(f, e);
+		}
+		if (ferror(stdout))
+			break;
+	}
+	if (fo) {
+		folded_print(fo, stdout);
+		folded_free(fo);
+	} else if (env.c.json) {
+		struct stacksym_stats st;
+
+		json_arr_end(&j);
+		json_kv_u64(&j, "still_blocked", c->still_blocked);
+		json_key(&j, "losses");
+		json_obj_begin(&j);
+		for (int k = 0; k < LOSS_KINDS; k++)
+			json_kv_u64(&j, loss_name(k), losses[k]);
+		json_obj_end(&j);
+		stacksym_stats(sym, &st);
+		json_key(&j, "frames");
+		json_obj_begin(&j);
+		json_kv_u64(&j, "user", st.user_frames);
+		json_kv_u64(&j, "user_unknown", st.user_unknown);
+		json_kv_u64(&j, "user_module_only", st.user_module_only);
+		json_kv_u64(&j, "kernel", st.kernel_frames);
+		json_kv_u64(&j, "kernel_unknown", st.kernel_unknown);
+		json_obj_end(&j);
+		json_obj_end(&j);
+		json_finish(&j);
+	}
+	free(f);
+}
+
+/* ---- events ---- */
+
+struct ctx {
+	struct ring_buffer *rb;
+	struct stacksym *sym;
+};
+
+static int on_event(void *vctx, void *data, size_t size)
+{
+	struct ctx *ctx = vctx;
+	const struct offcpu_event *e = data;
+
+	if (size >= sizeof(*e) && e->type == OFFCPU_EV_NEW_PROCESS)
+		stacksym_cache_pid(ctx->sym, e->tgid);
+	return 0;
+}
+
+static int poll_events(void *vctx, int timeout_ms)
+{
+	struct ctx *ctx = vctx;
+	int err = ring_buffer__poll(ctx->rb, timeout_ms);
+
+	return err < 0 ? err : 0;
+}
+
+static const char *const loss_hints[LOSS_KINDS] = {
+	[LOSS_STACK_COLLISION] = "raise --stack-storage-size",
+	[LOSS_STACK_FULL] = "raise --stack-storage-size",
+	[LOSS_AGG_FULL] = "raise --max-entries",
+	[LOSS_START_FULL] = "raise --max-entries",
+	[LOSS_USTACK] = "shown as " FRAME_USER_LOST,
+	[LOSS_KSTACK] = "shown as " FRAME_KERNEL_LOST,
+};
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { options, parse_arg, args_doc, doc, NULL, NULL, NULL };
+	struct offcputime_bpf *skel = NULL;
+	struct ctx ctx = { 0 };
+	struct collected c = { 0 };
+	__u64 losses[LOSS_KINDS];
+	enum run_end end;
+	int err = 0;
+	char who[256];
+
+	suite_init("offcputime");
+	argp_parse(&argp, argc, argv, 0, NULL, NULL);
+	common_opts_finish(&env.c);
+	if (env.user_only && env.kernel_only)
+		die_usage("-u and -k exclude each other");
+	if (env.min_us > env.max_us)
+		die_usage("-m %llu is above -M %llu", (unsigned long long)env.min_us,
+			  (unsigned long long)env.max_us);
+	bpf_env_check();
+	run_install_signals();
+
+	skel = offcputime_bpf__open();
+	if (!skel) {
+		err = bpf_fail("opening the BPF object", errno);
+		goto cleanup;
+	}
+	skel->rodata->user_threads_only = env.user_only;
+	skel->rodata->kernel_threads_only = env.kernel_only;
+	skel->rodata->all_states = env.all_states;
+	skel->rodata->state_mask = env.state_mask;
+	skel->rodata->runnable_state = env.runnable;
+	skel->rodata->min_ns = env.min_us * 1000;
+	skel->rodata->max_ns = env.max_us * 1000;
+	skel->rodata->want_ustack = !env.kernel_only;
+	filter_configure(&skel->rodata->tfilter, skel->maps.target_tgids,
+			 skel->maps.target_tids, skel->maps.target_cpus, &env.c);
+	map_resize(skel->maps.stacks, env.stack_storage);
+	map_resize(skel->maps.start, env.max_entries);
+	map_resize(skel->maps.counts, env.max_entries);
+	bpf_pick_tp_flavour(skel->obj);
+
+	err = offcputime_bpf__load(skel);
+	if (err) {
+		err = bpf_fail("loading the BPF programs", err);
+		goto cleanup;
+	}
+	err = filter_fill(skel->maps.target_tgids, skel->maps.target_tids,
+			  skel->maps.target_cpus, &env.c);
+	if (err) {
+		err = bpf_fail("filling the target filter", err);
+		goto cleanup;
+	}
+	ctx.sym = stacksym_new(env.lines);
+	for (size_t i = 0; i < env.c.pids.n; i++)
+		stacksym_cache_pid(ctx.sym, env.c.pids.ids[i]);
+	for (size_t i = 0; i < env.c.tids.n; i++)
+		stacksym_cache_pid(ctx.sym, tid_tgid(env.c.tids.ids[i]));
+	ctx.rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, &ctx, NULL);
+	if (!ctx.rb) {
+		err = bpf_fail("creating the ring buffer", errno);
+		goto cleanup;
+	}
+	err = offcputime_bpf__attach(skel);
+	if (err) {
+		err = bpf_fail("attaching to sched_switch", err);
+		goto cleanup;
+	}
+
+	if (env.c.pids.n || env.c.tids.n) {
+		char p[200] = "", t[200] = "";
+
+		id_list_str(&env.c.pids, p, sizeof(p));
+		id_list_str(&env.c.tids, t, sizeof(t));
+		snprintf(who, sizeof(who), "%s%s%s%s%s", *p ? "pid " : "", p,
+			 *p && *t ? ", " : "", *t ? "tid " : "", t);
+	} else {
+		snprintf(who, sizeof(who), "all threads");
+	}
+	if (env.c.duration)
+		msg_warn("tracing off-CPU time of %s for %g s", who, env.c.duration);
+	else
+		msg_warn("tracing off-CPU time of %s; Ctrl-C to end", who);
+
+	end = run_loop(&(struct run_opts){
+		.duration = env.c.duration,
+		.pids = &env.c.pids,
+		.tids = &env.c.tids,
+		.poll = poll_events,
+		.ctx = &ctx,
+	});
+	/* stop recording before reading, so the report is one instant */
+	offcputime_bpf__detach(skel);
+	ring_buffer__consume(ctx.rb);
+	run_report_end(end);
+
+	err = collect_counts(bpf_map__fd(skel->maps.counts), &c);
+	if (!err)
+		err = collect_in_flight(bpf_map__fd(skel->maps.start), &c, run_end_ns);
+	if (err) {
+		msg_warn("reading the maps failed: %s", strerror(-err));
+		err = EXIT_UNSUPPORTED;
+		goto cleanup;
+	}
+	losses_read(skel->maps.losses, losses);
+	report(skel, ctx.sym, &c, losses);
+	fflush(stdout);
+	losses_report(losses, loss_hints);
+	stacksym_report(ctx.sym);
+	if (c.still_blocked)
+		msg_warn("%zu threads were still off-CPU at the end; counted up "
+			 "to the stop time", c.still_blocked);
+	err = (env.c.check && c.n) ? EXIT_FOUND : EXIT_REPORTED;
+
+cleanup:
+	ring_buffer__free(ctx.rb);
+	offcputime_bpf__destroy(skel);
+	stacksym_free(ctx.sym);
+	free(c.e);
+	return err;
+}
