@@ -221,8 +221,17 @@ struct bzs_kcache {
 	uint64_t loaded_ns;
 };
 
+/* Mappings replaced during a call: their paths and files may be pointed to
+ * by the results under construction, so they are freed after the call. */
+struct bzs_grave {
+	struct bzs_vma *vmas;
+	size_t n;
+	struct bzs_grave *next;
+};
+
 struct blaze_symbolizer {
 	pthread_mutex_t lock;
+	struct bzs_grave *graves;
 	blaze_symbolizer_opts opts;
 	struct bzs_file *files[BZS_FILE_BUCKETS];
 	size_t nfiles, file_mem;
@@ -253,6 +262,8 @@ struct bzs_perfmap *bzs_proc_perfmap(struct bzs_proc *p);
 struct bzs_dwarf *bzs_file_dwarf(struct bzs_file *f);
 void bzs_proc_drop(blaze_symbolizer *s, struct bzs_proc *p);
 void bzs_caches_free(blaze_symbolizer *s);
+/* End of an API call: free replaced mappings, trim the file cache. */
+void bzs_caches_flush(blaze_symbolizer *s);
 
 /* ---- fuzz entry points (parse a buffer, exercise lookups, free) ---- */
 int bzs_fuzz_elf(const uint8_t *data, size_t size);

@@ -414,7 +414,17 @@ int bzs_proc_refresh(blaze_symbolizer *s, struct bzs_proc *p, bool eager,
 		}
 	}
 	bzs_maps_free(ents, n);
-	vmas_free(s, p->vmas, p->nvmas);
+	if (p->vmas) {
+		struct bzs_grave *g = malloc(sizeof(*g));
+
+		if (g) {
+			*g = (struct bzs_grave){ p->vmas, p->nvmas, s->graves };
+			s->graves = g;
+		} else {
+			/* no memory to defer: free now, results may lose module names */
+			vmas_free(s, p->vmas, p->nvmas);
+		}
+	}
 	p->vmas = nv;
 	p->nvmas = n;
 	p->gone = false;
@@ -424,8 +434,19 @@ int bzs_proc_refresh(blaze_symbolizer *s, struct bzs_proc *p, bool eager,
 		/* while the process lives, its perf map can be read */
 		bzs_proc_perfmap(p);
 	}
-	evict_files(s);
 	return 0;
+}
+
+void bzs_caches_flush(blaze_symbolizer *s)
+{
+	while (s->graves) {
+		struct bzs_grave *g = s->graves;
+
+		s->graves = g->next;
+		vmas_free(s, g->vmas, g->n);
+		free(g);
+	}
+	evict_files(s);
 }
 
 static pid_t ns_pid(pid_t pid)
@@ -521,7 +542,6 @@ void bzs_proc_drop(blaze_symbolizer *s, struct bzs_proc *p)
 	bzs_perfmap_free(p->pm);
 	free(p->pm_path);
 	free(p);
-	evict_files(s);
 }
 
 void bzs_caches_free(blaze_symbolizer *s)
@@ -531,6 +551,7 @@ void bzs_caches_free(blaze_symbolizer *s)
 	for (size_t b = 0; b < BZS_PROC_BUCKETS; b++)
 		while (s->procs[b])
 			bzs_proc_drop(s, s->procs[b]);
+	bzs_caches_flush(s);
 	s->file_mem_budget = 0;
 	evict_files(s);
 	s->file_mem_budget = budget;

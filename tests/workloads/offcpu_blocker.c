@@ -4,6 +4,7 @@
  * times for MS milliseconds in offcpu_block_here() (nanosleep: state S).
  * MODE "vfork": it blocks in offcpu_vfork_wait() instead, waiting for a
  * vfork child that sleeps MS ms (state D, killable).
+ * MODE "mixed": each of the N rounds blocks in both.
  * MODE "hold": after the N blocks, it blocks once more for 60 s in
  * offcpu_hold_here() (for "still blocked at the end").
  * The main thread ("ocpu_main") waits for it and exits. Prints its pid. */
@@ -39,9 +40,9 @@ static void *blocker(void *arg)
 {
 	wl_name("ocpu_blocker");
 	for (long i = 0; i < n_blocks; i++) {
-		if (!strcmp(mode, "vfork"))
+		if (strcmp(mode, "sleep") && strcmp(mode, "hold"))
 			offcpu_vfork_wait(block_ms);
-		else
+		if (strcmp(mode, "vfork"))
 			offcpu_block_here(block_ms);
 	}
 	if (!strcmp(mode, "hold"))

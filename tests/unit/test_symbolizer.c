@@ -1,0 +1,579 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Unit tests of blazesym-shim: the own process (test binary, libc, vDSO),
+ * a hand-built ELF mapped at a file offset, kallsyms fixtures and the real
+ * kallsyms, reason codes, and a child process cached before it exits.
+ *
+ * Build: cc -Iblazesym-shim tests/unit/test_symbolizer.c blazesym-shim/\*.c
+ *           -lelf -ldw -lz -lpthread
+ * The binary re-executes itself (/proc/self/exe --child FD) for the child. */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "unit.h"
+
+__attribute__((noinline, used)) int bzs_test_target_fn(int x)
+{
+	__asm__ volatile("" ::: "memory");
+	return x * 3 + 1;
+}
+
+__attribute__((noinline, used)) int bzs_test_child_fn(int x)
+{
+	__asm__ volatile("" ::: "memory");
+	return x * 5 + 2;
+}
+
+static const char *base(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+
+	return s ? s + 1 : p;
+}
+
+static bool contains(const char *s, const char *sub)
+{
+	return s && strstr(s, sub);
+}
+
+static const blaze_syms *sym_pid(blaze_symbolizer *s, pid_t pid, const uint64_t *a, size_t n)
+{
+	blaze_symbolize_src_process src = { .type_size = sizeof(src), .pid = (uint32_t)pid };
+
+	return blaze_symbolize_process_abs_addrs(s, &src, a, n);
+}
+
+/* ---- a hand-built ELF: one PT_LOAD (file 0x1000 -> vaddr 0x401000) ---- */
+#define T_OFF 0x1000
+#define T_ADDR 0x401000ull
+#define T_SIZE 0x1000
+
+struct tsym {
+	const char *name;
+	uint64_t addr, size;
+	int type, bind;
+};
+
+static const struct tsym tsyms[] = {
+	{ "func_a", T_ADDR, 0x100, STT_FUNC, STB_GLOBAL },
+	{ "func_a_alias", T_ADDR, 0x100, STT_FUNC, STB_LOCAL },
+	{ "label_in_a", T_ADDR + 0x50, 0, STT_NOTYPE, STB_LOCAL },
+	{ "func_b", T_ADDR + 0x200, 0, STT_FUNC, STB_GLOBAL },	/* to func_c */
+	{ "func_c", T_ADDR + 0x400, 0x10, STT_FUNC, STB_GLOBAL },
+	{ "tail", T_ADDR + 0x800, 0, STT_NOTYPE, STB_GLOBAL },	/* to section end */
+	{ "an_object", T_ADDR + 0x900, 8, STT_OBJECT, STB_GLOBAL },
+};
+
+static size_t build_elf(unsigned char **out)
+{
+	const size_t nsym = sizeof(tsyms) / sizeof(tsyms[0]) + 1;
+	static const char shstr[] = "\0.text\0.symtab\0.strtab\0.shstrtab";
+	size_t symoff = T_OFF + T_SIZE, stroff = symoff + nsym * sizeof(Elf64_Sym), strsz = 1;
+	size_t shstroff, shoff, total;
+	unsigned char *b;
+	Elf64_Ehdr *eh;
+	Elf64_Phdr *ph;
+	Elf64_Shdr *sh;
+	Elf64_Sym *sy;
+
+	for (size_t i = 0; i < nsym - 1; i++)
+		strsz += strlen(tsyms[i].name) + 1;
+	shstroff = stroff + strsz;
+	shoff = (shstroff + sizeof(shstr) + 7) & ~(size_t)7;
+	total = shoff + 5 * sizeof(Elf64_Shdr);
+	b = calloc(1, total);
+	eh = (Elf64_Ehdr *)b;
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_type = ET_EXEC;
+	eh->e_machine = EM_X86_64;
+	eh->e_version = EV_CURRENT;
+	eh->e_phoff = sizeof(*eh);
+	eh->e_shoff = shoff;
+	eh->e_ehsize = sizeof(*eh);
+	eh->e_phentsize = sizeof(*ph);
+	eh->e_phnum = 1;
+	eh->e_shentsize = sizeof(*sh);
+	eh->e_shnum = 5;
+	eh->e_shstrndx = 4;
+	ph = (Elf64_Phdr *)(b + sizeof(*eh));
+	*ph = (Elf64_Phdr){ PT_LOAD, PF_R | PF_X, T_OFF, T_ADDR, T_ADDR, T_SIZE, T_SIZE, 0x1000 };
+	memset(b + T_OFF, 0xcc, T_SIZE);
+	sy = (Elf64_Sym *)(b + symoff);
+	{
+		char *str = (char *)b + stroff;
+		size_t so = 1;
+
+		for (size_t i = 0; i < nsym - 1; i++) {
+			sy[i + 1].st_name = (Elf64_Word)so;
+			sy[i + 1].st_info = ELF64_ST_INFO(tsyms[i].bind, tsyms[i].type);
+			sy[i + 1].st_shndx = 1;
+			sy[i + 1].st_value = tsyms[i].addr;
+			sy[i + 1].st_size = tsyms[i].size;
+			strcpy(str + so, tsyms[i].name);
+			so += strlen(tsyms[i].name) + 1;
+		}
+	}
+	memcpy(b + shstroff, shstr, sizeof(shstr));
+	sh = (Elf64_Shdr *)(b + shoff);
+	sh[1] = (Elf64_Shdr){ 1, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, T_ADDR, T_OFF, T_SIZE,
+			      0, 0, 16, 0 };
+	sh[2] = (Elf64_Shdr){ 7, SHT_SYMTAB, 0, 0, symoff, nsym * sizeof(Elf64_Sym), 3, 1, 8,
+			      sizeof(Elf64_Sym) };
+	sh[3] = (Elf64_Shdr){ 15, SHT_STRTAB, 0, 0, stroff, strsz, 0, 0, 1, 0 };
+	sh[4] = (Elf64_Shdr){ 23, SHT_STRTAB, 0, 0, shstroff, sizeof(shstr), 0, 0, 1, 0 };
+	*out = b;
+	return total;
+}
+
+static char tmpdir[64];
+static const char *self_exe = "/proc/self/exe";
+
+static char *write_tmp(const char *name, const void *data, size_t len)
+{
+	static char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (fd < 0 || write(fd, data, len) != (ssize_t)len)
+		perror(path);
+	close(fd);
+	return path;
+}
+
+static void test_elf_direct(void)
+{
+	unsigned char *img;
+	size_t len = build_elf(&img);
+	struct bzs_elf e;
+	uint64_t va;
+	ssize_t i;
+	int fd;
+	char *path = write_tmp("known.elf", img, len);
+
+	fd = open(path, O_RDONLY);
+	CHECK(bzs_elf_load_fd(fd, &e) == 0, "hand-built ELF loads");
+	close(fd);
+	CHECK(e.has_symtab, "it has a .symtab");
+	CHECK(bzs_elf_off_to_vaddr(&e, T_OFF + 0x10, &va) && va == T_ADDR + 0x10,
+	      "file offset -> vaddr through PT_LOAD");
+	CHECK(!bzs_elf_off_to_vaddr(&e, 0x10, &va), "offset outside PT_LOAD is rejected");
+	i = bzs_symtab_lookup(&e.syms, T_ADDR + 0x60);
+	CHECK(i >= 0 && !strcmp(e.syms.syms[i].name, "func_a"),
+	      "label inside a sized function does not hide it; global alias wins");
+	i = bzs_symtab_lookup(&e.syms, T_ADDR + 0x150);
+	CHECK(i < 0, "gap after a sized function is unknown");
+	i = bzs_symtab_lookup(&e.syms, T_ADDR + 0x3ff);
+	CHECK(i >= 0 && !strcmp(e.syms.syms[i].name, "func_b"), "zero-size symbol reaches the next");
+	i = bzs_symtab_lookup(&e.syms, T_ADDR + 0x40f);
+	CHECK(i >= 0 && !strcmp(e.syms.syms[i].name, "func_c"), "last byte of func_c");
+	i = bzs_symtab_lookup(&e.syms, T_ADDR + 0x410);
+	CHECK(i < 0, "one past func_c is unknown");
+	i = bzs_symtab_lookup(&e.syms, T_ADDR + 0xfff);
+	CHECK(i >= 0 && !strcmp(e.syms.syms[i].name, "tail"),
+	      "zero-size last symbol extends to its section end (objects ignored)");
+	i = bzs_symtab_lookup(&e.syms, T_ADDR + T_SIZE);
+	CHECK(i < 0, "past the section end is unknown");
+	bzs_elf_free(&e);
+
+	/* truncated and corrupted copies: no crash, a reason */
+	for (size_t cut = 0; cut < len; cut += len / 37 + 1) {
+		int r = bzs_elf_load_mem(img, cut, &e);
+
+		if (!r)
+			bzs_elf_free(&e);
+	}
+	for (size_t k = 0; k < 2000; k++) {
+		unsigned char *c = malloc(len);
+		int r;
+
+		memcpy(c, img, len);
+		srand((unsigned)k);
+		for (int j = 0; j < 8; j++)
+			c[(size_t)rand() % len] = (unsigned char)rand();
+		r = bzs_elf_load_mem(c, len, &e);
+		if (!r) {
+			for (uint64_t a = T_ADDR - 16; a < T_ADDR + T_SIZE + 16; a += 61)
+				bzs_symtab_lookup(&e.syms, a);
+			bzs_elf_free(&e);
+		}
+		free(c);
+	}
+	CHECK(1, "truncated and corrupted ELF images load or fail cleanly");
+	free(img);
+}
+
+/* The hand-built ELF mmap'ed at its file offset into this process. */
+static void test_elf_mapped(blaze_symbolizer *s)
+{
+	unsigned char *img;
+	size_t len = build_elf(&img);
+	char *path = write_tmp("mapped.elf", img, len);
+	int fd = open(path, O_RDONLY);
+	unsigned char *m = mmap(NULL, T_SIZE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, T_OFF);
+	uint64_t a[4];
+	const blaze_syms *r;
+
+	close(fd);
+	free(img);
+	if (m == MAP_FAILED) {
+		CHECK(0, "mmap the test ELF: %s", strerror(errno));
+		return;
+	}
+	a[0] = (uint64_t)(uintptr_t)m + 0x10;
+	a[1] = (uint64_t)(uintptr_t)m + 0x210;
+	a[2] = (uint64_t)(uintptr_t)m + 0x150;
+	a[3] = (uint64_t)(uintptr_t)m + 0x404;
+	r = sym_pid(s, getpid(), a, 4);
+	CHECK(r && r->cnt == 4, "4 results for the mapped ELF");
+	if (r && r->cnt == 4) {
+		CHECK_STR(r->syms[0].name, "func_a", "mapped ELF: func_a (mapping added since the "
+			  "first call: maps refreshed)");
+		CHECK_U64(r->syms[0].offset, 0x10, "offset within func_a");
+		CHECK_U64(r->syms[0].addr, a[0] - 0x10, "addr is the absolute start of func_a");
+		CHECK_STR(base(r->syms[0].module), "mapped.elf", "module is the mapped file");
+		CHECK_STR(r->syms[1].name, "func_b", "mapped ELF: func_b");
+		CHECK(r->syms[2].name == NULL &&
+		      r->syms[2].reason == BLAZE_SYMBOLIZE_REASON_UNKNOWN_ADDR,
+		      "gap in the mapped ELF: UNKNOWN_ADDR (%s)",
+		      blaze_symbolize_reason_str(r->syms[2].reason));
+		CHECK_STR(base(r->syms[2].module), "mapped.elf", "module set when name unknown");
+		CHECK_STR(r->syms[3].name, "func_c", "mapped ELF: func_c");
+	}
+	blaze_syms_free(r);
+	munmap(m, T_SIZE);
+}
+
+static void test_self(blaze_symbolizer *s)
+{
+	uint64_t a[4] = {
+		(uint64_t)(uintptr_t)&bzs_test_target_fn + 2,
+		(uint64_t)(uintptr_t)&getpid,
+		(uint64_t)(uintptr_t)&bzs_test_target_fn,
+		16, /* never mapped */
+	};
+	const blaze_syms *r = sym_pid(s, getpid(), a, 4);
+
+	CHECK(r && r->cnt == 4, "own process: one result per address");
+	if (!r || r->cnt != 4)
+		return;
+	CHECK_STR(r->syms[0].name, "bzs_test_target_fn", "function of the test binary");
+	CHECK_U64(r->syms[0].offset, 2, "its offset");
+	CHECK_U64(r->syms[0].addr, a[2], "its start");
+	CHECK(contains(base(r->syms[0].module), "test_symbolizer") ||
+	      contains(r->syms[0].module, "/"), "module is the test binary's path (%s)",
+	      r->syms[0].module);
+	CHECK(r->syms[1].name && (!strcmp(r->syms[1].name, "getpid") ||
+				  !strcmp(r->syms[1].name, "__getpid")),
+	      "getpid in libc (%s)", r->syms[1].name);
+	CHECK(contains(base(r->syms[1].module), "libc"), "module is libc (%s)", r->syms[1].module);
+	CHECK_STR(r->syms[2].name, "bzs_test_target_fn", "same function, offset 0");
+	CHECK(r->syms[3].name == NULL && r->syms[3].reason == BLAZE_SYMBOLIZE_REASON_UNMAPPED,
+	      "unmapped address: UNMAPPED (%s)", blaze_symbolize_reason_str(r->syms[3].reason));
+	CHECK(r->syms[0].reason == BLAZE_SYMBOLIZE_REASON_SUCCESS, "reason SUCCESS");
+	blaze_syms_free(r);
+
+	/* pid 0 means the calling process */
+	r = sym_pid(s, 0, a, 1);
+	CHECK(r && r->cnt == 1 && r->syms[0].name &&
+	      !strcmp(r->syms[0].name, "bzs_test_target_fn"), "pid 0 is the calling process");
+	blaze_syms_free(r);
+	r = sym_pid(s, getpid(), a, 0);
+	CHECK(r && r->cnt == 0, "zero addresses: empty result");
+	blaze_syms_free(r);
+}
+
+/* Find the [vdso] range of pid. */
+static bool vdso_range(pid_t pid, uint64_t *start, uint64_t *end)
+{
+	char path[64], *buf;
+	size_t len, n;
+	struct bzs_maps_entry *e;
+	bool found = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	buf = bzs_read_file(path, &len);
+	if (!buf)
+		return false;
+	e = bzs_maps_parse(buf, len, false, &n, NULL);
+	for (size_t i = 0; i < n; i++)
+		if (e[i].kind == BZS_VMA_VDSO) {
+			*start = e[i].start;
+			*end = e[i].end;
+			found = true;
+		}
+	bzs_maps_free(e, n);
+	free(buf);
+	return found;
+}
+
+/* Symbolize every 16 bytes of pid's vDSO; count named and "clock_gettime"-like hits. */
+static void check_vdso(blaze_symbolizer *s, pid_t pid, const char *who)
+{
+	uint64_t start, end, *a;
+	const blaze_syms *r;
+	size_t n, named = 0, clock = 0, modok = 0;
+
+	if (!vdso_range(pid, &start, &end)) {
+		/* valgrind runs its client without a vDSO */
+		CHECK(1, "# SKIP %s: no [vdso] mapping", who);
+		return;
+	}
+	n = (size_t)((end - start) / 16);
+	a = malloc(n * sizeof(*a));
+	for (size_t i = 0; i < n; i++)
+		a[i] = start + i * 16;
+	r = sym_pid(s, pid, a, n);
+	for (size_t i = 0; r && i < r->cnt; i++) {
+		named += r->syms[i].name != NULL;
+		clock += contains(r->syms[i].name, "clock_gettime");
+		modok += r->syms[i].module && !strcmp(r->syms[i].module, "[vdso]");
+	}
+	CHECK(named > 0 && clock > 0, "%s: vDSO symbolized (%zu named, %zu clock_gettime)", who,
+	      named, clock);
+	CHECK(modok == n, "%s: every vDSO address has module [vdso]", who);
+	blaze_syms_free(r);
+	free(a);
+}
+
+static const char kfix[] =
+	"0000000000000000 A fixed_percpu_data\n"
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81000000 T startup_64\n"
+	"ffffffff81000100 t helper_local\n"
+	"ffffffff81000200 W weak_fn\n"
+	"ffffffff81000300 D some_data\n"
+	"ffffffff81000400 T second_text\n"
+	"ffffffff81000500 T _etext\n"
+	"garbage line here\n"
+	"ffffffffzz000000 T bad_hex\n"
+	"\n"
+	"ffffffffc0a00000 t ext4_fill_super\t[ext4]\n"
+	"ffffffffc0a00200 T ext4_iget\t[ext4]\n"
+	"ffffffffc0b00000 t xfs_foo\t[xfs]\n";
+
+static void test_kallsyms_fixture(blaze_symbolizer *s)
+{
+	char *path = write_tmp("kallsyms", kfix, sizeof(kfix) - 1);
+	blaze_symbolize_src_kernel src = { .type_size = sizeof(src), .kallsyms = path };
+	uint64_t a[] = {
+		0xffffffff81000010, 0xffffffff81000150, 0xffffffff81000250, 0xffffffff81000310,
+		0xffffffffc0a00010, 0xffffffffc0a00210, 0xffffffffc0b00010, 0xffffffff80000000,
+		0xffffffffc0b20000,
+	};
+	const blaze_syms *r = blaze_symbolize_kernel_abs_addrs(s, &src, a, 9);
+
+	CHECK(r && r->cnt == 9, "kallsyms fixture: 9 results");
+	if (!r || r->cnt != 9)
+		return;
+	CHECK_STR(r->syms[0].name, "startup_64", "alias without leading underscore wins");
+	CHECK_U64(r->syms[0].offset, 0x10, "kernel offset");
+	CHECK(r->syms[0].module == NULL, "core kernel: module NULL");
+	CHECK_STR(r->syms[1].name, "helper_local", "local text symbol");
+	CHECK_STR(r->syms[2].name, "weak_fn", "weak symbol");
+	CHECK(!r->syms[3].name && r->syms[3].reason == BLAZE_SYMBOLIZE_REASON_UNKNOWN_ADDR,
+	      "address in data: UNKNOWN_ADDR");
+	CHECK_STR(r->syms[4].name, "ext4_fill_super", "module symbol");
+	CHECK_STR(r->syms[4].module, "ext4", "module name without brackets");
+	CHECK_STR(r->syms[5].name, "ext4_iget", "module global symbol");
+	CHECK_STR(r->syms[6].module, "xfs", "other module");
+	CHECK(!r->syms[7].name && r->syms[7].reason == BLAZE_SYMBOLIZE_REASON_UNKNOWN_ADDR,
+	      "before the first symbol: UNKNOWN_ADDR");
+	CHECK(!r->syms[8].name && r->syms[8].reason == BLAZE_SYMBOLIZE_REASON_UNKNOWN_ADDR,
+	      "far past the last symbol: UNKNOWN_ADDR");
+	blaze_syms_free(r);
+
+	src.kallsyms = "";
+	r = blaze_symbolize_kernel_abs_addrs(s, &src, a, 1);
+	CHECK(r && r->syms[0].reason == BLAZE_SYMBOLIZE_REASON_MISSING_SYMS,
+	      "kallsyms disabled: MISSING_SYMS");
+	blaze_syms_free(r);
+	src.kallsyms = "/nonexistent/kallsyms";
+	r = blaze_symbolize_kernel_abs_addrs(s, &src, a, 1);
+	CHECK(r && r->syms[0].reason == BLAZE_SYMBOLIZE_REASON_MISSING_COMPONENT,
+	      "kallsyms missing: MISSING_COMPONENT");
+	blaze_syms_free(r);
+}
+
+static void test_kallsyms_real(blaze_symbolizer *s)
+{
+	blaze_symbolize_src_kernel src = { .type_size = sizeof(src) };
+	char *buf = bzs_read_file("/proc/kallsyms", NULL), *l;
+	unsigned long long addr = 0;
+	const blaze_syms *r;
+	uint64_t a;
+
+	l = buf ? strstr(buf, " T schedule\n") : NULL;
+	if (!l) {
+		CHECK(1, "# SKIP no readable /proc/kallsyms");
+		free(buf);
+		return;
+	}
+	while (l > buf && l[-1] != '\n')
+		l--;
+	sscanf(l, "%llx", &addr);
+	free(buf);
+	if (!addr) {
+		CHECK(1, "# SKIP kallsyms addresses hidden (kptr_restrict)");
+		return;
+	}
+	a = addr + 4;
+	r = blaze_symbolize_kernel_abs_addrs(s, &src, &a, 1);
+	CHECK(r && r->cnt == 1 && r->syms[0].name && !strcmp(r->syms[0].name, "schedule") &&
+	      r->syms[0].offset == 4, "real kallsyms: schedule+4");
+	blaze_syms_free(r);
+}
+
+static void test_bad_pid(blaze_symbolizer *s)
+{
+	pid_t pid = 0x3ffffff0;
+	uint64_t a[2] = { 0x401000, (uint64_t)(uintptr_t)&getpid };
+	const blaze_syms *r;
+	blaze_cache_src_process c = { .type_size = sizeof(c), .pid = (uint32_t)pid };
+
+	while (kill(pid, 0) == 0 || errno != ESRCH)
+		pid--;
+	c.pid = (uint32_t)pid;
+	r = sym_pid(s, pid, a, 2);
+	CHECK(r && r->cnt == 2 && !r->syms[0].name && !r->syms[1].name &&
+	      r->syms[0].reason == BLAZE_SYMBOLIZE_REASON_IGNORED_ERROR,
+	      "pid that does not exist: entries with reason IGNORED_ERROR (%s)",
+	      r ? blaze_symbolize_reason_str(r->syms[0].reason) : "NULL");
+	blaze_syms_free(r);
+	CHECK(blaze_symbolize_cache_process(s, &c) == BLAZE_ERR_NOT_FOUND,
+	      "caching a pid that does not exist: NOT_FOUND");
+	CHECK(blaze_symbolize_process_abs_addrs(s, NULL, a, 1) == NULL &&
+	      blaze_err_last() == BLAZE_ERR_INVALID_INPUT, "NULL src: NULL, INVALID_INPUT");
+	CHECK(blaze_err_str(BLAZE_ERR_NOT_FOUND) && blaze_symbolize_reason_str(
+		BLAZE_SYMBOLIZE_REASON_UNMAPPED), "error and reason strings");
+}
+
+/* Child mode: report addresses on fd, wait for the parent to close stdin. */
+static int child_main(int fd)
+{
+	uint64_t a[2] = { (uint64_t)(uintptr_t)&bzs_test_child_fn + 1,
+			  (uint64_t)(uintptr_t)&getpid };
+	char c;
+
+	if (write(fd, a, sizeof(a)) != sizeof(a))
+		return 1;
+	close(fd);
+	while (read(0, &c, 1) > 0)
+		;
+	return bzs_test_child_fn(0) == 2 ? 0 : 1;
+}
+
+static void test_cached_child(blaze_symbolizer *s)
+{
+	int out[2], in[2], st;
+	uint64_t a[2];
+	pid_t pid;
+	char fdarg[16];
+	const blaze_syms *r;
+	blaze_cache_src_process c = { .type_size = sizeof(c), .cache_vmas = true };
+
+	if (pipe(out) || pipe(in))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		dup2(in[0], 0);
+		close(in[1]);
+		close(out[0]);
+		snprintf(fdarg, sizeof(fdarg), "%d", out[1]);
+		execl(self_exe, "test_symbolizer", "--child", fdarg, (char *)NULL);
+		_exit(127);
+	}
+	close(out[1]);
+	close(in[0]);
+	if (read(out[0], a, sizeof(a)) != sizeof(a)) {
+		CHECK(0, "child reported its addresses");
+		close(in[1]);
+		waitpid(pid, &st, 0);
+		return;
+	}
+	close(out[0]);
+	c.pid = (uint32_t)pid;
+	CHECK(blaze_symbolize_cache_process(s, &c) == BLAZE_ERR_OK, "cache the child");
+	CHECK(blaze_symbolize_cache_process(s, &c) == BLAZE_ERR_OK, "cache it again (refresh)");
+	check_vdso(s, pid, "child (via /proc/PID/mem)");
+	close(in[1]); /* the child exits */
+	waitpid(pid, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child exited normally");
+	CHECK(kill(pid, 0) != 0, "child is gone");
+	r = sym_pid(s, pid, a, 2);
+	CHECK(r && r->cnt == 2, "exited child: 2 results");
+	if (r && r->cnt == 2) {
+		CHECK_STR(r->syms[0].name, "bzs_test_child_fn", "exited child: own function");
+		CHECK_U64(r->syms[0].offset, 1, "exited child: offset");
+		CHECK(r->syms[1].name && contains(r->syms[1].name, "getpid"),
+		      "exited child: libc function (%s)", r->syms[1].name);
+	}
+	blaze_syms_free(r);
+}
+
+static void test_demangle(void)
+{
+	char *d;
+
+	d = bzs_demangle("_ZN3foo3barEv");
+	CHECK_STR(d, "foo::bar()", "C++ demangled");
+	free(d);
+	d = bzs_demangle("_ZN3std2rt10lang_start17h0123456789abcdefE");
+	CHECK_STR(d, "std::rt::lang_start", "Rust legacy demangled, hash dropped");
+	free(d);
+	d = bzs_demangle("_ZN4core3ptr85drop_in_place$LT$std..rt..lang_start$LT$$LP$$RP$$GT$"
+			 "..$u7b$$u7b$closure$u7d$$u7d$$GT$17h6f3e5c3ab2ab7ce1E");
+	CHECK_STR(d, "core::ptr::drop_in_place<std::rt::lang_start<()>::{{closure}}>",
+		  "Rust escapes");
+	free(d);
+	d = bzs_demangle("_ZN3std2rt10lang_start17h0123456789abcdefE.llvm.1234");
+	CHECK_STR(d, "std::rt::lang_start", "Rust legacy with .llvm suffix");
+	free(d);
+	CHECK(bzs_demangle("main") == NULL, "plain C name: not mangled");
+	CHECK(bzs_demangle("_Zgarbage") == NULL, "invalid mangling: left alone");
+}
+
+int main(int argc, char **argv)
+{
+	blaze_symbolizer *s;
+
+	if (argc == 3 && !strcmp(argv[1], "--child"))
+		return child_main(atoi(argv[2]));
+	if (strchr(argv[0], '/'))
+		self_exe = argv[0]; /* not /proc/self/exe: that is valgrind under valgrind */
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bzs-test-XXXXXX");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	s = blaze_symbolizer_new();
+	CHECK(s != NULL, "blaze_symbolizer_new");
+	test_self(s);
+	test_elf_direct();
+	test_elf_mapped(s);
+	check_vdso(s, getpid(), "own process (AT_SYSINFO_EHDR)");
+	test_kallsyms_fixture(s);
+	test_kallsyms_real(s);
+	test_bad_pid(s);
+	test_cached_child(s);
+	test_demangle();
+	blaze_symbolizer_free(s);
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+		if (system(cmd))
+			fprintf(stderr, "cleanup of %s failed\n", tmpdir);
+	}
+	return unit_exit();
+}
