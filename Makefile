@@ -105,7 +105,7 @@ deps:
 test: all unit
 	$(Q)tests/run.sh
 
-demo: all
+demo:
 	$(Q)scripts/demo.sh
 
 bench: all

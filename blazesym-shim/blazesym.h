@@ -7,6 +7,23 @@
  * Results: one blaze_sym per input address, in input order.  A symbol that
  * could not be found has name == NULL and a reason other than SUCCESS;
  * module is still set where the address falls in a known mapping.
+ *
+ * Ownership: every string of a result (name, module, code_info.dir/file)
+ * lives in the result's own allocation: valid until blaze_syms_free(), even
+ * after blaze_symbolizer_free() or a cache eviction.
+ *
+ * Threads: a symbolizer may be shared; its calls are serialized by a mutex.
+ * blaze_err_last() is per thread.
+ *
+ * Module strings: user frames give the path of the mapped file as the
+ * process sees it (" (deleted)" removed), "[vdso]" for the vDSO and
+ * "[perf-map]" for JIT code from /tmp/perf-PID.map; kernel frames give the
+ * module name without brackets ("ext4"), NULL for the core kernel.
+ *
+ * Environment: BLAZESYM_SHIM_DEBUG_DIRS, a colon-separated list of debug
+ * roots used instead of /usr/lib/debug to find separate debug files
+ * (ROOT/.build-id/xx/yyyy.debug, ROOT/DIR/DEBUGLINK); they are searched
+ * under /proc/PID/root first, then as they are.
  */
 #ifndef BLAZESYM_SHIM_H
 #define BLAZESYM_SHIM_H
@@ -84,8 +101,9 @@ typedef struct blaze_symbolize_src_process {
 	bool perf_map;
 	/* do not go through /proc/PID/map_files */
 	bool no_map_files;
-	/* a process cached with blaze_symbolize_cache_process() and since
-	 * exited is still symbolized from the cache (always true in the shim) */
+	/* do not symbolize the vDSO (reason UNSUPPORTED, module "[vdso]").
+	 * (A process cached with blaze_symbolize_cache_process() and since
+	 * exited is always symbolized from the cache.) */
 	bool no_vdso;
 	uint8_t reserved[16];
 } blaze_symbolize_src_process;
@@ -103,14 +121,16 @@ typedef struct blaze_symbolize_src_kernel {
 typedef struct blaze_cache_src_process {
 	size_t type_size;
 	uint32_t pid;
-	/* capture the process's memory mappings now */
+	/* capture the process's memory mappings now (the shim always does) */
 	bool cache_vmas;
 	uint8_t reserved[16];
 } blaze_cache_src_process;
 
 /* Capture what is needed to symbolize PID later, even after it exits:
  * its mappings, and an open handle (or the loaded symbol table) of every
- * mapped file.  Cheap when the files are already cached. */
+ * mapped file.  Cheap when the files are already cached.  Calling it again
+ * refreshes the mappings (dlopen).  pid 0: the calling process.
+ * BLAZE_ERR_NOT_FOUND when the process does not exist. */
 blaze_err blaze_symbolize_cache_process(blaze_symbolizer *symbolizer,
 					const blaze_cache_src_process *cache);
 
@@ -133,7 +153,8 @@ typedef struct blaze_sym {
 	const char *name;
 	/* path of the module (ELF file, "[vdso]", kernel module name); may be NULL */
 	const char *module;
-	/* start address of the symbol */
+	/* start address of the symbol, in the input's address space
+	 * (absolute: addr + offset == the input address) */
 	uint64_t addr;
 	/* input address minus addr */
 	size_t offset;
@@ -152,7 +173,10 @@ typedef struct blaze_syms {
 
 /* One entry per address, in input order; NULL with blaze_err_last() set on
  * a whole-call failure (out of memory, bad arguments).  A process that no
- * longer exists and was never cached gives entries with a reason, not NULL. */
+ * longer exists and was never cached gives entries with a reason
+ * (IGNORED_ERROR), not NULL.  pid 0: the calling process.  The process's
+ * mappings are cached; they are read again (once per call) when an address
+ * is in none of them. */
 const blaze_syms *blaze_symbolize_process_abs_addrs(blaze_symbolizer *symbolizer,
 						     const blaze_symbolize_src_process *src,
 						     const uint64_t *abs_addrs,

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* hitmtop: memory samples (Intel PEBS load latency and stores, AMD IBS op)
+ * aggregated by cache line.  Attached to one sampling perf event per CPU;
+ * each overflow runs this program with the sample's perf_sample_data
+ * reachable through the context (CO-RE).  Kept: HITM loads and stores,
+ * which create a line; other loads count only on lines already seen. */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+#include "hitmtop.h"
+#include "filter.bpf.h"
+#include "losses.bpf.h"
+
+/* user space ends below this on every 64-bit architecture we build for */
+#define USER_ADDR_END 0x0001000000000000ULL
+
+const volatile bool stream_samples = false;	/* --record: every sample to user space */
+const volatile bool aggregate = true;		/* count in the maps */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);		/* --max-lines */
+	__type(key, struct hitm_line_key);
+	__type(value, struct hitm_counts);
+} lines SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);		/* 4 x --max-lines */
+	__type(key, struct hitm_off_key);
+	__type(value, struct hitm_counts);
+} offs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, HITM_SKIP_KINDS);
+	__type(key, __u32);
+	__type(value, __u64);
+} skips SEC(".maps");
+
+/* processes already announced to user space for symbol capture */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u8);
+} seen SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1024 * 1024);
+} events SEC(".maps");
+
+/* Kernels before 5.12 had a plain u64 weight */
+struct perf_sample_data___old {
+	__u64 weight;
+} __attribute__((preserve_access_index));
+
+static __always_inline void skip_inc(__u32 kind)
+{
+	__u64 *v = bpf_map_lookup_elem(&skips, &kind);
+
+	if (v)
+		(*v)++;
+}
+
+static __always_inline void announce(__u32 tgid)
+{
+	struct hitm_sample *e;
+	__u8 one = 1;
+
+	if (bpf_map_update_elem(&seen, &tgid, &one, BPF_NOEXIST))
+		return;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		loss_inc(LOSS_RINGBUF);
+		bpf_map_delete_elem(&seen, &tgid);
+		return;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	e->type = HITM_EV_NEW_PROCESS;
+	e->pid = tgid;
+	bpf_ringbuf_submit(e, 0);
+}
+
+static __always_inline void count(struct hitm_counts *c, __u32 cpu, bool load,
+				  bool store, bool hitm, bool remote)
+{
+	__u32 w = (cpu / 64) & (HITM_CPU_WORDS - 1);
+	__u64 bit = 1ULL << (cpu % 64);
+
+	if (load)
+		__sync_fetch_and_add(&c->loads, 1);
+	if (store) {
+		__sync_fetch_and_add(&c->stores, 1);
+		if (!(c->wcpus[w] & bit))
+			__sync_fetch_and_or(&c->wcpus[w], bit);
+	}
+	if (hitm) {
+		__sync_fetch_and_add(&c->hitm, 1);
+		if (remote)
+			__sync_fetch_and_add(&c->hitm_remote, 1);
+		else
+			__sync_fetch_and_add(&c->hitm_local, 1);
+	}
+	if (!(c->cpus[w] & bit))
+		__sync_fetch_and_or(&c->cpus[w], bit);
+}
+
+/* The entry of key in map, created when create is set; NULL if absent or
+ * the map is full (counted) */
+static __always_inline struct hitm_counts *entry(void *map, void *key, bool create)
+{
+	static const struct hitm_counts zero;
+	struct hitm_counts *c = bpf_map_lookup_elem(map, key);
+
+	if (c || !create)
+		return c;
+	if (bpf_map_update_elem(map, key, &zero, BPF_NOEXIST) &&
+	    !bpf_map_lookup_elem(map, key)) {
+		loss_inc(LOSS_AGG_FULL);
+		return NULL;
+	}
+	return bpf_map_lookup_elem(map, key);
+}
+
+SEC("perf_event")
+int hitm_sample(struct bpf_perf_event_data *ctx)
+{
+	struct bpf_perf_event_data_kern *kctx = (void *)ctx;
+	struct perf_sample_data *data;
+	struct hitm_line_key lk = {};
+	struct hitm_off_key ok = {};
+	struct hitm_counts *lc, *oc;
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, tid = (__u32)id;
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 flags = ~0ULL, src = 0, weight = 0, addr, ip;
+	bool load, store, hitm, remote;
+	__u32 op, lvl;
+
+	if (!tgid || !target_task(tgid, tid) || !target_cpu(cpu))
+		return 0;
+	data = BPF_CORE_READ(kctx, data);
+	if (!data)
+		return 0;
+	/* since 6.1 the PMU driver says which fields it filled */
+	if (bpf_core_field_exists(data->sample_flags))
+		flags = BPF_CORE_READ(data, sample_flags);
+	addr = (flags & HITM_SAMPLE_ADDR) ? BPF_CORE_READ(data, addr) : 0;
+	if (!addr || addr >= USER_ADDR_END) {
+		skip_inc(HITM_SKIP_NO_ADDR);
+		return 0;
+	}
+	if (!(flags & HITM_SAMPLE_DATA_SRC)) {
+		skip_inc(HITM_SKIP_NO_SRC);
+		return 0;
+	}
+	src = BPF_CORE_READ(data, data_src.val);
+	if (flags & (HITM_SAMPLE_WEIGHT | HITM_SAMPLE_WEIGHT_STRUCT)) {
+		if (bpf_core_type_exists(union perf_sample_weight))
+			weight = BPF_CORE_READ(data, weight.full);
+		else
+			weight = BPF_CORE_READ((struct perf_sample_data___old *)data, weight);
+	}
+	ip = PT_REGS_IP(&ctx->regs);
+
+	op = HITM_DS_OP(src);
+	lvl = HITM_DS_LVL(src);
+	load = op & HITM_OP_LOAD;
+	store = op & HITM_OP_STORE;
+	if (!load && !store) {
+		skip_inc(HITM_SKIP_NOT_MEM);
+		return 0;
+	}
+	hitm = load && ((HITM_DS_SNOOP(src) & HITM_SNOOP_HITM) ||
+			(HITM_DS_SNOOPX(src) & HITM_SNOOPX_PEER));
+	remote = HITM_DS_REMOTE(src) || (lvl & (HITM_LVL_REM_CCE1 | HITM_LVL_REM_CCE2));
+
+	announce(tgid);
+	if (stream_samples) {
+		struct hitm_sample *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+		if (e) {
+			e->type = HITM_EV_SAMPLE;
+			e->cpu = cpu;
+			e->pid = tgid;
+			e->tid = tid;
+			e->ip = ip;
+			e->addr = addr;
+			e->data_src = src;
+			e->weight = weight;
+			bpf_ringbuf_submit(e, 0);
+		} else {
+			loss_inc(LOSS_RINGBUF);
+		}
+	}
+	if (!aggregate)
+		return 0;
+
+	lk.tgid = tgid;
+	lk.line = addr & ~(__u64)(HITM_LINE_SIZE - 1);
+	lc = entry(&lines, &lk, hitm || store);
+	if (!lc) {
+		if (!(hitm || store))
+			skip_inc(HITM_SKIP_COLD_LOAD);
+		return 0;
+	}
+	count(lc, cpu, load, store, hitm, remote);
+	ok.tgid = tgid;
+	ok.offset = addr & (HITM_LINE_SIZE - 1);
+	ok.line = lk.line;
+	ok.ip = ip;
+	oc = entry(&offs, &ok, true);
+	if (oc)
+		count(oc, cpu, load, store, hitm, remote);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
