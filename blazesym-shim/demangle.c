@@ -12,6 +12,8 @@
 
 #include "internal.h"
 
+#define MAX_MANGLED 4096
+
 typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
 extern char *__cxa_demangle(const char *, char *, size_t *, int *) __attribute__((weak));
 
@@ -179,6 +181,9 @@ char *bzs_demangle(const char *name)
 	int status = 0;
 
 	if (name[0] != '_' || name[1] != 'Z')
+		return NULL;
+	/* the demangler recurses: keep absurd names away from it */
+	if (strnlen(name, MAX_MANGLED + 1) > MAX_MANGLED)
 		return NULL;
 	if (name[2] == 'N' && (r = rust_legacy(name)))
 		return r;

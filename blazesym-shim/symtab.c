@@ -76,7 +76,7 @@ int bzs_symtab_finish(struct bzs_symtab_builder *b, struct bzs_symtab *t)
 	for (size_t i = 0; i < b->cnt; i++) {
 		struct bzs_cand *c = &b->c[i];
 
-		if (n && b->c[n - 1].addr == c->addr)
+		if ((n && b->c[n - 1].addr == c->addr) || c->addr == UINT64_MAX)
 			continue;
 		if (c->size == 0 && c->addr < cover_end)
 			continue;

@@ -12,9 +12,6 @@
 #include "filter.bpf.h"
 #include "losses.bpf.h"
 
-/* user space ends below this on every 64-bit architecture we build for */
-#define USER_ADDR_END 0x0001000000000000ULL
-
 const volatile bool stream_samples = false;	/* --record: every sample to user space */
 const volatile bool aggregate = true;		/* count in the maps */
 
@@ -138,7 +135,7 @@ int hitm_sample(struct bpf_perf_event_data *ctx)
 	__u32 cpu = bpf_get_smp_processor_id();
 	__u64 flags = ~0ULL, src = 0, weight = 0, addr, ip;
 	bool load, store, hitm, remote;
-	__u32 op, lvl;
+	__u32 c;
 
 	if (!tgid || !target_task(tgid, tid) || !target_cpu(cpu))
 		return 0;
@@ -149,7 +146,7 @@ int hitm_sample(struct bpf_perf_event_data *ctx)
 	if (bpf_core_field_exists(data->sample_flags))
 		flags = BPF_CORE_READ(data, sample_flags);
 	addr = (flags & HITM_SAMPLE_ADDR) ? BPF_CORE_READ(data, addr) : 0;
-	if (!addr || addr >= USER_ADDR_END) {
+	if (!addr || addr >= HITM_USER_ADDR_END) {
 		skip_inc(HITM_SKIP_NO_ADDR);
 		return 0;
 	}
@@ -166,17 +163,15 @@ int hitm_sample(struct bpf_perf_event_data *ctx)
 	}
 	ip = PT_REGS_IP(&ctx->regs);
 
-	op = HITM_DS_OP(src);
-	lvl = HITM_DS_LVL(src);
-	load = op & HITM_OP_LOAD;
-	store = op & HITM_OP_STORE;
+	c = hitm_classify(src);
+	load = c & HITM_C_LOAD;
+	store = c & HITM_C_STORE;
+	hitm = c & HITM_C_HITM;
+	remote = c & HITM_C_REMOTE;
 	if (!load && !store) {
 		skip_inc(HITM_SKIP_NOT_MEM);
 		return 0;
 	}
-	hitm = load && ((HITM_DS_SNOOP(src) & HITM_SNOOP_HITM) ||
-			(HITM_DS_SNOOPX(src) & HITM_SNOOPX_PEER));
-	remote = HITM_DS_REMOTE(src) || (lvl & (HITM_LVL_REM_CCE1 | HITM_LVL_REM_CCE2));
 
 	announce(tgid);
 	if (stream_samples) {

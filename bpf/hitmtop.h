@@ -29,6 +29,33 @@
 #define HITM_SAMPLE_DATA_SRC	(1ULL << 15)
 #define HITM_SAMPLE_WEIGHT_STRUCT (1ULL << 24)
 
+/* What a sample is, from its data source; the one decision both halves use */
+#define HITM_C_LOAD	0x1
+#define HITM_C_STORE	0x2
+#define HITM_C_HITM	0x4	/* a load that hit a modified line of another core */
+#define HITM_C_REMOTE	0x8	/* ... of another socket */
+
+static inline __u32 hitm_classify(__u64 src)
+{
+	__u32 op = HITM_DS_OP(src), lvl = HITM_DS_LVL(src), c = 0;
+
+	if (op & HITM_OP_LOAD)
+		c |= HITM_C_LOAD;
+	if (op & HITM_OP_STORE)
+		c |= HITM_C_STORE;
+	/* Intel: snoop HITM; AMD: the line came from a peer cache */
+	if ((c & HITM_C_LOAD) && ((HITM_DS_SNOOP(src) & HITM_SNOOP_HITM) ||
+				  (HITM_DS_SNOOPX(src) & HITM_SNOOPX_PEER))) {
+		c |= HITM_C_HITM;
+		if (HITM_DS_REMOTE(src) || (lvl & (HITM_LVL_REM_CCE1 | HITM_LVL_REM_CCE2)))
+			c |= HITM_C_REMOTE;
+	}
+	return c;
+}
+
+/* Data addresses of user space end below this */
+#define HITM_USER_ADDR_END 0x0001000000000000ULL
+
 /* Counts of one cache line, or of one (line, offset, ip) */
 struct hitm_counts {
 	__u64 hitm;		/* loads that hit a modified line in another core */

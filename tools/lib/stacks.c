@@ -177,11 +177,6 @@ static const char *sym_name(struct stacksym *s, const blaze_sym *b, bool kernel)
 	char buf[512];
 
 	if (b->name && b->name[0]) {
-		if (kernel) {
-			s->st.kernel_frames++;
-		} else {
-			s->st.user_frames++;
-		}
 		if (b->code_info.file && b->code_info.line) {
 			snprintf(buf, sizeof(buf), "%s (%s:%u)", b->name,
 				 basename_of(b->code_info.file), b->code_info.line);
@@ -189,19 +184,38 @@ static const char *sym_name(struct stacksym *s, const blaze_sym *b, bool kernel)
 		}
 		return intern(s, b->name);
 	}
-	if (kernel) {
-		s->st.kernel_frames++;
-		s->st.kernel_unknown++;
-		return intern(s, "[unknown]");
-	}
-	s->st.user_frames++;
-	if (b->module && b->module[0]) {
-		s->st.user_module_only++;
+	if (!kernel && b->module && b->module[0]) {
 		snprintf(buf, sizeof(buf), "[%s]", basename_of(b->module));
 		return intern(s, buf);
 	}
-	s->st.user_unknown++;
 	return intern(s, "[unknown]");
+}
+
+/* A broken frame-pointer chain can loop on one bad address: a run of
+ * [unknown] frames says no more than one.  Then count what is named. */
+static int finish(struct stacksym *s, bool kernel, const char **out, int len)
+{
+	const char *unknown = intern(s, "[unknown]");
+	int n = 0;
+
+	for (int i = 0; i < len; i++) {
+		if (n && out[i] == unknown && out[n - 1] == unknown)
+			continue;
+		out[n++] = out[i];
+	}
+	for (int i = 0; i < n; i++) {
+		bool unk = out[i] == unknown;
+
+		if (kernel) {
+			s->st.kernel_frames++;
+			s->st.kernel_unknown += unk;
+		} else {
+			s->st.user_frames++;
+			s->st.user_unknown += unk;
+			s->st.user_module_only += !unk && out[i][0] == '[';
+		}
+	}
+	return n;
 }
 
 /* Resolve n addresses (leaf first) into out (root first).  Return
@@ -221,17 +235,13 @@ static int resolve(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
 
 		if (e->used) {
 			out[len - 1 - i] = e->name;
-			if (kernel)
-				s->st.kernel_frames++;
-			else
-				s->st.user_frames++;
 			continue;
 		}
 		idx[nmiss] = i;
 		miss[nmiss++] = addrs[i];
 	}
 	if (!nmiss)
-		return len;
+		return finish(s, kernel, out, len);
 	if (kernel) {
 		blaze_symbolize_src_kernel src = { .type_size = sizeof(src) };
 
@@ -254,13 +264,6 @@ static int resolve(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
 			name = sym_name(s, &r->syms[k], kernel);
 		} else {
 			name = intern(s, "[unknown]");
-			if (kernel) {
-				s->st.kernel_frames++;
-				s->st.kernel_unknown++;
-			} else {
-				s->st.user_frames++;
-				s->st.user_unknown++;
-			}
 		}
 		out[len - 1 - idx[k]] = name;
 		/* user names are cached only when found: a miss may be a
@@ -275,7 +278,7 @@ static int resolve(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
 		}
 	}
 	blaze_syms_free(r);
-	return len;
+	return finish(s, kernel, out, len);
 }
 
 int stacksym_user(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,

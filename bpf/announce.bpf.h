@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Telling user space about processes whose user stacks were recorded, so
+ * that their frames can still be named after they exit (bpf/announce.h).
+ * The includer gets two maps: "announced" (tgids already sent) and
+ * "announce_rb" (the ring buffer to poll; user space calls
+ * stacksym_cache_pid() for each event). */
+#ifndef SUITE_ANNOUNCE_BPF_H
+#define SUITE_ANNOUNCE_BPF_H
+
+#include "announce.h"
+#include "losses.bpf.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u8);
+} announced SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} announce_rb SEC(".maps");
+
+/* Once per tgid; a full ring buffer is counted and retried next time */
+static __always_inline void announce_tgid(__u32 tgid)
+{
+	struct announce_event *e;
+	__u8 one = 1;
+
+	if (bpf_map_update_elem(&announced, &tgid, &one, BPF_NOEXIST))
+		return;
+	e = bpf_ringbuf_reserve(&announce_rb, sizeof(*e), 0);
+	if (!e) {
+		loss_inc(LOSS_RINGBUF);
+		bpf_map_delete_elem(&announced, &tgid);
+		return;
+	}
+	e->type = ANNOUNCE_EV_NEW_PROCESS;
+	e->tgid = tgid;
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* After exec the process maps other files: announce it again */
+static __always_inline void announce_forget(__u32 tgid)
+{
+	bpf_map_delete_elem(&announced, &tgid);
+}
+
+#endif

@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* schedsilence: everything that runs on the watched CPUs.  Each program
+ * drops events of other CPUs first thing (target_cpu()), so the CPUs that
+ * are not watched pay one array lookup per event.  Task switches, wakeups
+ * and migrations are streamed as they happen; interrupt-like spans
+ * (hard IRQs, softirqs, x86 vectors, work items, hrtimer callbacks) are
+ * paired here and streamed once, when they end.  User space decides what
+ * is an intruder (tools/lib/silence.c).
+ *
+ * The ring buffer never wakes the reader (BPF_RB_NO_WAKEUP): a wakeup is
+ * an irq_work self-interrupt on the watched CPU, which would be traced in
+ * turn.  User space reads it on a timer from another CPU. */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+#include "schedsilence.h"
+#include "filter.bpf.h"
+#include "losses.bpf.h"
+#include "tp.bpf.h"
+
+#define PF_KTHREAD	0x00200000
+
+/* the watched CPUs, for the IPI cpumask test (target_cpus holds them too) */
+const volatile __u32 watch_cpus[SS_MAX_WATCH] = {};
+const volatile __u32 nwatch = 0;
+
+struct span_start {
+	__u64 ts;
+	__u64 addr;
+	__u32 id;
+	__u32 cpu;
+	char name[SS_NAME_LEN];
+};
+
+/* in-flight span per CPU, by slot: the span kinds that cannot nest in
+ * themselves, then one slot per x86 vector */
+enum { SLOT_IRQ, SLOT_SOFTIRQ, SLOT_HRTIMER, SLOT_VEC0, SLOTS = SLOT_VEC0 + SS_VEC_KINDS };
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SLOTS);
+	__type(key, __u32);
+	__type(value, struct span_start);
+} spans SEC(".maps");
+
+/* work items run in kworkers, which can be preempted by another kworker
+ * on the same CPU: their start is kept by thread */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct span_start);
+} works SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 22);	/* sized by user space */
+} events SEC(".maps");
+
+static __always_inline struct ss_event *ev_new(__u32 type, __u32 cpu)
+{
+	struct ss_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		loss_inc(LOSS_RINGBUF);
+		return NULL;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	e->type = type;
+	e->cpu = cpu;
+	e->ts = bpf_ktime_get_ns();
+	return e;
+}
+
+static __always_inline void ev_send(struct ss_event *e)
+{
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+}
+
+static __always_inline __u32 task_flags(struct task_struct *t)
+{
+	return (BPF_CORE_READ(t, flags) & PF_KTHREAD) ? SS_TASK_KTHREAD : 0;
+}
+
+static __always_inline __u32 task_cpu_of(struct task_struct *t)
+{
+	return BPF_CORE_READ(t, thread_info.cpu);
+}
+
+/* ---- tasks ---- */
+
+static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
+					 struct task_struct *next)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct ss_event *e;
+
+	if (!target_cpu(cpu))
+		return 0;
+	e = ev_new(SS_EV_SWITCH, cpu);
+	if (!e)
+		return 0;
+	e->kind = preempt;
+	e->pid = BPF_CORE_READ(next, pid);
+	e->pid2 = BPF_CORE_READ(prev, pid);
+	e->flags = task_flags(next);
+	e->flags2 = task_flags(prev);
+	BPF_CORE_READ_STR_INTO(&e->name, next, comm);
+	BPF_CORE_READ_STR_INTO(&e->name2, prev, comm);
+	ev_send(e);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev,
+	     struct task_struct *next)
+{
+	return handle_switch(preempt, prev, next);
+}
+
+SEC("raw_tp/sched_switch")
+int sched_switch_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return handle_switch((bool)ctx->args[0], (struct task_struct *)ctx->args[1],
+			     (struct task_struct *)ctx->args[2]);
+}
+
+static __always_inline int handle_wakeup(struct task_struct *p)
+{
+	__u32 cpu = task_cpu_of(p);
+	struct ss_event *e;
+
+	if (!target_cpu(cpu))
+		return 0;
+	e = ev_new(SS_EV_WAKEUP, cpu);
+	if (!e)
+		return 0;
+	e->pid = BPF_CORE_READ(p, pid);
+	e->flags = task_flags(p);
+	BPF_CORE_READ_STR_INTO(&e->name, p, comm);
+	e->pid2 = (__u32)bpf_get_current_pid_tgid();
+	bpf_get_current_comm(&e->name2, sizeof(e->name2));
+	e->flags2 = bpf_get_smp_processor_id();
+	ev_send(e);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(sched_wakeup_btf, struct task_struct *p)
+{
+	return handle_wakeup(p);
+}
+
+SEC("raw_tp/sched_wakeup")
+int sched_wakeup_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return handle_wakeup((struct task_struct *)ctx->args[0]);
+}
+
+static __always_inline int handle_migrate(struct task_struct *p, int dest)
+{
+	struct ss_event *e;
+
+	if (dest < 0 || !target_cpu(dest))
+		return 0;
+	e = ev_new(SS_EV_MIGRATE, dest);
+	if (!e)
+		return 0;
+	e->pid = BPF_CORE_READ(p, pid);
+	e->flags = task_flags(p);
+	e->flags2 = task_cpu_of(p);
+	BPF_CORE_READ_STR_INTO(&e->name, p, comm);
+	e->pid2 = (__u32)bpf_get_current_pid_tgid();
+	bpf_get_current_comm(&e->name2, sizeof(e->name2));
+	ev_send(e);
+	return 0;
+}
+
+SEC("tp_btf/sched_migrate_task")
+int BPF_PROG(sched_migrate_task_btf, struct task_struct *p, int dest)
+{
+	return handle_migrate(p, dest);
+}
+
+SEC("raw_tp/sched_migrate_task")
+int sched_migrate_task_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return handle_migrate((struct task_struct *)ctx->args[0], (int)ctx->args[1]);
+}
+
+/* ---- spans ---- */
+
+static __always_inline struct span_start *span_begin(__u32 slot, __u32 cpu)
+{
+	struct span_start *s = bpf_map_lookup_elem(&spans, &slot);
+
+	if (!s)
+		return NULL;
+	s->ts = bpf_ktime_get_ns();
+	s->cpu = cpu;
+	s->addr = 0;
+	s->id = 0;
+	s->name[0] = 0;
+	return s;
+}
+
+static __always_inline void span_emit(struct span_start *s, __u32 kind, __u32 id,
+				      __u64 addr)
+{
+	struct ss_event *e;
+	__u64 now = bpf_ktime_get_ns();
+
+	e = ev_new(SS_EV_SPAN, s->cpu);
+	if (!e)
+		return;
+	e->ts = s->ts;
+	e->dur = now - s->ts;
+	e->kind = kind;
+	e->id = id;
+	e->addr = addr ? addr : s->addr;
+	__builtin_memcpy(e->name, s->name, sizeof(e->name));
+	e->pid = (__u32)bpf_get_current_pid_tgid();
+	bpf_get_current_comm(&e->name2, sizeof(e->name2));
+	ev_send(e);
+}
+
+/* A span that ends without having begun (it was running at attach) is
+ * not sent: its length is unknown. */
+static __always_inline int span_end(__u32 slot, __u32 kind, __u32 id)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct span_start *s;
+
+	if (!target_cpu(cpu))
+		return 0;
+	s = bpf_map_lookup_elem(&spans, &slot);
+	if (!s || !s->ts)
+		return 0;
+	span_emit(s, kind, id ? id : s->id, 0);
+	s->ts = 0;
+	return 0;
+}
+
+static __always_inline int irq_entry(int irq, struct irqaction *action)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct span_start *s;
+
+	if (!target_cpu(cpu))
+		return 0;
+	s = span_begin(SLOT_IRQ, cpu);
+	if (!s)
+		return 0;
+	s->id = irq;
+	bpf_probe_read_kernel_str(s->name, sizeof(s->name), BPF_CORE_READ(action, name));
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(irq_handler_entry_btf, int irq, struct irqaction *action)
+{
+	return irq_entry(irq, action);
+}
+
+SEC("raw_tp/irq_handler_entry")
+int irq_handler_entry_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return irq_entry((int)ctx->args[0], (struct irqaction *)ctx->args[1]);
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(irq_handler_exit_btf, int irq)
+{
+	return span_end(SLOT_IRQ, SS_SPAN_IRQ, 0);
+}
+
+SEC("raw_tp/irq_handler_exit")
+int irq_handler_exit_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return span_end(SLOT_IRQ, SS_SPAN_IRQ, 0);
+}
+
+static __always_inline int softirq_entry(__u32 vec)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct span_start *s;
+
+	if (!target_cpu(cpu))
+		return 0;
+	s = span_begin(SLOT_SOFTIRQ, cpu);
+	if (s)
+		s->id = vec;
+	return 0;
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(softirq_entry_btf, unsigned int vec)
+{
+	return softirq_entry(vec);
+}
+
+SEC("raw_tp/softirq_entry")
+int softirq_entry_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return softirq_entry((__u32)ctx->args[0]);
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(softirq_exit_btf, unsigned int vec)
+{
+	return span_end(SLOT_SOFTIRQ, SS_SPAN_SOFTIRQ, 0);
+}
+
+SEC("raw_tp/softirq_exit")
+int softirq_exit_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return span_end(SLOT_SOFTIRQ, SS_SPAN_SOFTIRQ, 0);
+}
+
+static __always_inline int hrtimer_entry(struct hrtimer *t)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct span_start *s;
+
+	if (!target_cpu(cpu))
+		return 0;
+	s = span_begin(SLOT_HRTIMER, cpu);
+	if (s)
+		s->addr = (__u64)BPF_CORE_READ(t, function);
+	return 0;
+}
+
+SEC("tp_btf/hrtimer_expire_entry")
+int BPF_PROG(hrtimer_expire_entry_btf, struct hrtimer *t)
+{
+	return hrtimer_entry(t);
+}
+
+SEC("raw_tp/hrtimer_expire_entry")
+int hrtimer_expire_entry_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return hrtimer_entry((struct hrtimer *)ctx->args[0]);
+}
+
+SEC("tp_btf/hrtimer_expire_exit")
+int BPF_PROG(hrtimer_expire_exit_btf)
+{
+	return span_end(SLOT_HRTIMER, SS_SPAN_HRTIMER, 0);
+}
+
+SEC("raw_tp/hrtimer_expire_exit")
+int hrtimer_expire_exit_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return span_end(SLOT_HRTIMER, SS_SPAN_HRTIMER, 0);
+}
+
+static __always_inline int work_start(struct work_struct *w)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct span_start s = {};
+
+	if (!target_cpu(cpu))
+		return 0;
+	s.ts = bpf_ktime_get_ns();
+	s.cpu = cpu;
+	s.addr = (__u64)BPF_CORE_READ(w, func);
+	if (bpf_map_update_elem(&works, &tid, &s, BPF_ANY))
+		loss_inc(LOSS_START_FULL);
+	return 0;
+}
+
+static __always_inline int work_end(__u64 func)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct span_start *s;
+
+	if (!target_cpu(cpu))
+		return 0;
+	s = bpf_map_lookup_elem(&works, &tid);
+	if (!s)
+		return 0;
+	span_emit(s, SS_SPAN_WORK, 0, func);
+	bpf_map_delete_elem(&works, &tid);
+	return 0;
+}
+
+SEC("tp_btf/workqueue_execute_start")
+int BPF_PROG(workqueue_execute_start_btf, struct work_struct *w)
+{
+	return work_start(w);
+}
+
+SEC("raw_tp/workqueue_execute_start")
+int workqueue_execute_start_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return work_start((struct work_struct *)ctx->args[0]);
+}
+
+SEC("tp_btf/workqueue_execute_end")
+int BPF_PROG(workqueue_execute_end_btf, struct work_struct *w, work_func_t func)
+{
+	return work_end((__u64)func);
+}
+
+SEC("raw_tp/workqueue_execute_end")
+int workqueue_execute_end_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return work_end(ctx->args[1]);
+}
+
+/* irq_vectors:NAME_entry/exit, one slot each; the ones this kernel lacks
+ * are not loaded (user space checks btf_trace_NAME_entry) */
+static __always_inline int vec_entry(__u32 vec)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct span_start *s;
+
+	if (!target_cpu(cpu))
+		return 0;
+	s = span_begin(SLOT_VEC0 + vec, cpu);
+	if (s)
+		s->id = vec;
+	return 0;
+}
+
+#define VECTOR_TP(tp, vec)                                                     \
+	SEC("tp_btf/" #tp "_entry")                                            \
+	int tp##_entry_btf(void *ctx) { return vec_entry(vec); }               \
+	SEC("raw_tp/" #tp "_entry")                                            \
+	int tp##_entry_raw(void *ctx) { return vec_entry(vec); }               \
+	SEC("tp_btf/" #tp "_exit")                                             \
+	int tp##_exit_btf(void *ctx)                                           \
+	{ return span_end(SLOT_VEC0 + vec, SS_SPAN_VECTOR, 0); }              \
+	SEC("raw_tp/" #tp "_exit")                                             \
+	int tp##_exit_raw(void *ctx)                                           \
+	{ return span_end(SLOT_VEC0 + vec, SS_SPAN_VECTOR, 0); }
+
+VECTOR_TP(local_timer, SS_VEC_LOCAL_TIMER)
+VECTOR_TP(reschedule, SS_VEC_RESCHEDULE)
+VECTOR_TP(call_function, SS_VEC_CALL_FUNCTION)
+VECTOR_TP(call_function_single, SS_VEC_CALL_FUNCTION_SINGLE)
+VECTOR_TP(irq_work, SS_VEC_IRQ_WORK)
+VECTOR_TP(x86_platform_ipi, SS_VEC_X86_PLATFORM_IPI)
+VECTOR_TP(error_apic, SS_VEC_ERROR_APIC)
+VECTOR_TP(spurious_apic, SS_VEC_SPURIOUS_APIC)
+VECTOR_TP(thermal_apic, SS_VEC_THERMAL_APIC)
+VECTOR_TP(deferred_error_apic, SS_VEC_DEFERRED_ERROR_APIC)
+VECTOR_TP(threshold_apic, SS_VEC_THRESHOLD_APIC)
+
+/* ---- IPIs sent to a watched CPU (seen on the sender) ---- */
+
+static __always_inline void ipi_sent(__u32 cpu, __u64 callsite, __u64 callback)
+{
+	struct ss_event *e = ev_new(SS_EV_IPI_SEND, cpu);
+
+	if (!e)
+		return;
+	e->addr = callsite;
+	e->addr2 = callback;
+	e->pid = (__u32)bpf_get_current_pid_tgid();
+	bpf_get_current_comm(&e->name2, sizeof(e->name2));
+	e->flags2 = bpf_get_smp_processor_id();
+	ev_send(e);
+}
+
+static __always_inline int handle_ipi_cpu(__u32 cpu, __u64 callsite, __u64 callback)
+{
+	if (!target_cpu(cpu))
+		return 0;
+	ipi_sent(cpu, callsite, callback);
+	return 0;
+}
+
+SEC("tp_btf/ipi_send_cpu")
+int BPF_PROG(ipi_send_cpu_btf, unsigned int cpu, unsigned long callsite, void *callback)
+{
+	return handle_ipi_cpu(cpu, callsite, (__u64)callback);
+}
+
+SEC("raw_tp/ipi_send_cpu")
+int ipi_send_cpu_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return handle_ipi_cpu((__u32)ctx->args[0], ctx->args[1], ctx->args[2]);
+}
+
+static __always_inline int handle_ipi_mask(const struct cpumask *mask, __u64 callsite,
+					   __u64 callback)
+{
+	__u32 n = nwatch;
+
+	for (__u32 i = 0; i < SS_MAX_WATCH && i < n; i++) {
+		__u32 cpu = watch_cpus[i];
+		unsigned long word = 0;
+
+		if (cpu >= 8 * sizeof(((struct cpumask *)0)->bits))
+			break;
+		bpf_probe_read_kernel(&word, sizeof(word),
+				      (const void *)((unsigned long)mask + cpu / 64 * 8));
+		if (word & (1UL << (cpu % 64)))
+			ipi_sent(cpu, callsite, callback);
+	}
+	return 0;
+}
+
+SEC("tp_btf/ipi_send_cpumask")
+int BPF_PROG(ipi_send_cpumask_btf, const struct cpumask *mask, unsigned long callsite,
+	     void *callback)
+{
+	return handle_ipi_mask(mask, callsite, (__u64)callback);
+}
+
+SEC("raw_tp/ipi_send_cpumask")
+int ipi_send_cpumask_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return handle_ipi_mask((const struct cpumask *)ctx->args[0], ctx->args[1],
+			       ctx->args[2]);
+}
+
+/* ---- tick_stop: why the tick of a nohz_full CPU could not stop ---- */
+
+static __always_inline int handle_tick_stop(int success, int dep)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct ss_event *e;
+
+	if (!target_cpu(cpu))
+		return 0;
+	e = ev_new(SS_EV_TICK_STOP, cpu);
+	if (!e)
+		return 0;
+	e->kind = success;
+	e->id = dep;
+	ev_send(e);
+	return 0;
+}
+
+SEC("tp_btf/tick_stop")
+int BPF_PROG(tick_stop_btf, int success, int dep)
+{
+	return handle_tick_stop(success, dep);
+}
+
+SEC("raw_tp/tick_stop")
+int tick_stop_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return handle_tick_stop((int)ctx->args[0], (int)ctx->args[1]);
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* wakers: what crosses between bpf/wakers.bpf.c and tools/wakers.c */
+#ifndef WAKERS_H
+#define WAKERS_H
+
+#include "hist.h"
+
+#define TASK_COMM_LEN 16
+#define MAX_STACK_DEPTH 127
+
+/* What a record counts */
+enum wakers_type {
+	WK_WAKEUP = 1,		/* sched_waking of a traced thread */
+	WK_SIGNAL = 2,		/* signal_generate aimed at a traced thread */
+};
+
+/* Where the waker (or signal sender) ran */
+enum wakers_ctx {
+	WK_CTX_TASK = 0,	/* process context: the waker is current */
+	WK_CTX_HARDIRQ = 1,	/* hard interrupt: current was merely interrupted */
+	WK_CTX_SOFTIRQ = 2,	/* softirq (on irq exit, bh enable or ksoftirqd) */
+	WK_CTX_NMI = 3,
+};
+
+/* One aggregation key: who woke (or signalled) whom, from where.  All
+ * fields are fixed size and the struct has no holes (it is hashed). */
+struct wakers_key {
+	__u32 type;		/* enum wakers_type */
+	__u32 ctx;		/* enum wakers_ctx */
+	__s32 irq;		/* hardirq: IRQ number; softirq: vector; -1: unknown */
+	__s32 sig;		/* WK_SIGNAL: signal number, else 0 */
+	__s32 sig_result;	/* WK_SIGNAL: the kernel's TRACE_SIGNAL_* result */
+	__u32 sig_group;	/* WK_SIGNAL: 1 if sent to the whole process */
+	__u32 waker_pid;	/* tgid of the waker; 0 in interrupt context */
+	__u32 waker_tid;
+	__u32 target_pid;
+	__u32 target_tid;
+	__s32 kstack;		/* stack id; -1: not taken; other < 0: lost */
+	__s32 ustack;
+	char waker_comm[TASK_COMM_LEN];	/* empty in interrupt context */
+	char target_comm[TASK_COMM_LEN];
+};
+
+struct wakers_val {
+	__u64 count;
+	__u64 blocked_ns;	/* sum of how long the target had been blocked */
+	struct hist latency;	/* wakeup until the target ran, ns */
+};
+
+#endif

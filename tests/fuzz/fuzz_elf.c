@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* libFuzzer target: ELF parsing (symbols, PT_LOAD, notes, debuglink) from
+ * a buffer, then every lookup on the table built.  See tests/fuzz/run.sh. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	return bzs_fuzz_elf(data, size);
+}
