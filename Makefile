@@ -5,6 +5,8 @@
 # ASan+UBSan; `make STATIC=1` links libbpf, libelf and zlib statically.
 
 OUT      ?= build
+# where the executables go: the top of the tree by default
+BINDIR   ?= .
 ARCH     ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 CC       ?= cc
 CLANG    ?= clang
@@ -49,20 +51,22 @@ endif
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all clean test unit demo bench deps install uninstall workloads
+.PHONY: all clean test unit demo bench deps install uninstall workloads asan test-asan
 
-all: $(TOOLS) workloads
+BINS := $(patsubst %,$(BINDIR)/%,$(TOOLS))
 
-$(OUT)/bpf/%.bpf.o: bpf/%.bpf.c | $(OUT)/bpf
+all: $(BINS) workloads
+
+$(TOOLS:%=$(OUT)/bpf/%.bpf.o): $(OUT)/bpf/%.bpf.o: bpf/%.bpf.c | $(OUT)/bpf
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -MT $@ -MF $(OUT)/bpf/$*.d -c $< -o $@.tmp
 	$(Q)$(BPFTOOL) gen object $@ $@.tmp && rm -f $@.tmp
 
-$(OUT)/%.skel.h: $(OUT)/bpf/%.bpf.o
+$(TOOLS:%=$(OUT)/%.skel.h): $(OUT)/%.skel.h: $(OUT)/bpf/%.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 
-$(OUT)/obj/tools/%.o: tools/%.c $(OUT)/%.skel.h | $(OUT)/obj/tools
+$(TOOLS:%=$(OUT)/obj/tools/%.o): $(OUT)/obj/tools/%.o: tools/%.c $(OUT)/%.skel.h | $(OUT)/obj/tools
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
@@ -71,13 +75,36 @@ $(OUT)/obj/%.o: %.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
+# Syscall names (tools/lib/syscalls.c), generated from the system's kernel
+# headers for x86_64 and arm64 by scripts/gen_syscalls.sh: never typed by hand.
+SYSCALL_HDRS := $(wildcard /usr/include/x86_64-linux-gnu/asm/unistd_64.h \
+	/usr/include/asm-generic/unistd.h /usr/include/aarch64-linux-gnu/asm/unistd.h \
+	/usr/aarch64-linux-gnu/include/asm/unistd.h)
+$(OUT)/syscall_names.h: scripts/gen_syscalls.sh $(SYSCALL_HDRS)
+	@mkdir -p $(@D)
+	$(call msg,GEN,$@)
+	$(Q)CPP="$(CC) -E" scripts/gen_syscalls.sh $@
+$(OUT)/obj/tools/lib/syscalls.o: $(OUT)/syscall_names.h
+
 $(OUT)/libsuite.a: $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(TOOLS): %: $(OUT)/obj/tools/%.o $(OUT)/libsuite.a
+$(BINS): $(BINDIR)/%: $(OUT)/obj/tools/%.o $(OUT)/libsuite.a
 	$(call msg,LINK,$@)
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# the sanitizer build: its own build folder and binaries, the same tests
+asan:
+	$(Q)$(MAKE) --no-print-directory SANITIZE=1 OUT=build-asan BINDIR=build-asan/bin all unit
+
+test-asan: asan
+	$(Q)rm -rf build-asan/logs && mkdir -p build-asan/logs
+	$(Q)ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/build-asan/logs/asan \
+		UBSAN_OPTIONS=print_stacktrace=1:log_path=$(CURDIR)/build-asan/logs/ubsan \
+		SANITIZER_LOGS=$(CURDIR)/build-asan/logs \
+		BUILD=$(CURDIR)/build-asan BIN=$(CURDIR)/build-asan/bin tests/run.sh
 
 $(OUT)/tests/%: tests/unit/%.c $(OUT)/libsuite.a | $(OUT)/tests
 	$(call msg,CC,$@)
@@ -120,6 +147,6 @@ uninstall:
 	for t in $(TOOLS); do rm -f $(DESTDIR)$(PREFIX)/sbin/$$t $(DESTDIR)$(PREFIX)/share/man/man8/$$t.8; done
 
 clean:
-	rm -rf $(OUT) $(TOOLS)
+	rm -rf $(OUT) build-asan $(TOOLS)
 
 -include $(wildcard $(OUT)/bpf/*.d $(OUT)/obj/*/*.d $(OUT)/obj/*/*/*.d $(OUT)/tests/*.d)

@@ -194,3 +194,26 @@ void blaze_syms_free(const blaze_syms *syms);
 #endif
 
 #endif /* BLAZESYM_SHIM_H */
+
+/* ---- data addresses (added for hitmtop; implemented in datasyms.c) ---- */
+#ifndef BLAZESYM_SHIM_DATA_H
+#define BLAZESYM_SHIM_DATA_H
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Like blaze_symbolize_process_abs_addrs(), for data addresses of a live
+ * process: name is the global or static variable (ELF STT_OBJECT, from
+ * .symtab, else .dynsym) covering the address, offset the distance from
+ * its start.  Without a variable, name is NULL and module names the
+ * mapping: the file, "[heap]", "[stack]", ... (NULL: anonymous memory).
+ * .bss past the end of the file is found.  A process that no longer
+ * exists gives entries with reason IGNORED_ERROR.  Only pid and
+ * no_map_files of src are used; free with blaze_syms_free(). */
+const blaze_syms *blaze_symbolize_process_data_addrs(blaze_symbolizer *symbolizer,
+						     const blaze_symbolize_src_process *src,
+						     const uint64_t *abs_addrs,
+						     size_t abs_addr_cnt);
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -92,8 +92,11 @@ for d in $ARM64_DIRS; do
 done
 if [ -z "$arm_src" ]; then
 	[ -r "$GENERIC_HDR" ] || { echo "gen_syscalls.sh: neither arm64 headers nor $GENERIC_HDR found" >&2; exit 1; }
-	# the switches of arm64's uapi asm/unistd.h
-	macros -D__ARCH_WANT_RENAMEAT -D__ARCH_WANT_NEW_STAT -D__ARCH_WANT_SET_GET_RLIMIT \
+	# the word size and the switches of arm64's uapi asm/unistd.h
+	mkdir -p "$tmp/inc/asm"
+	echo '#define __BITS_PER_LONG 64' >"$tmp/inc/asm/bitsperlong.h"
+	macros -nostdinc -I"$tmp/inc" -I"$(dirname "$(dirname "$GENERIC_HDR")")" \
+		-D__ARCH_WANT_RENAMEAT -D__ARCH_WANT_NEW_STAT -D__ARCH_WANT_SET_GET_RLIMIT \
 		-D__ARCH_WANT_TIME32_SYSCALLS -D__ARCH_WANT_SYS_CLONE3 -D__ARCH_WANT_MEMFD_SECRET \
 		-include "$GENERIC_HDR" >"$tmp/arm64"
 	arm_src="$GENERIC_HDR (arm64 switches)"

@@ -4,6 +4,8 @@
 ROOT=${ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 BUILD=${BUILD:-$ROOT/build}
 WL=$BUILD/workloads
+# the tools under test: the top of the tree, or the sanitizer build
+BIN=${BIN:-$ROOT}
 T=$(mktemp -d /tmp/suite-test.XXXXXX)
 WL_PIDS=()
 

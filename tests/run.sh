@@ -31,6 +31,15 @@ for t in "$ROOT"/tests/tools/test_*.sh; do
 	run_one "$(basename "$t" .sh)" env TEST_FILE="$(basename "$t" .sh)" bash -c 'source "$ROOT/tests/lib.sh"; source "$1"' _ "$t"
 done
 
+# Under the sanitizer build, any report in the logs is a failure
+if [ -n "${SANITIZER_LOGS:-}" ]; then
+	if [ -z "$(ls -A "$SANITIZER_LOGS" 2>/dev/null)" ]; then
+		echo "ok - sanitizers: no report from any run" >>"$log"
+	else
+		echo "not ok - sanitizers: reports in $SANITIZER_LOGS" >>"$log"
+		head -30 "$SANITIZER_LOGS"/* >&2
+	fi
+fi
 passed=$(grep -c '^ok ' "$log")
 failed=$(grep -c '^not ok ' "$log")
 rm -f "$log"

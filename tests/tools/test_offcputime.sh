@@ -1,5 +1,5 @@
 # offcputime against workloads whose blocking is known in advance.
-OC=$ROOT/offcputime
+OC=$BIN/offcputime
 
 # 1. 20 blocks of 50 ms in offcpu_block_here(): folded output names the
 #    function with kernel frames, and the total is 1.0 s within 20%.

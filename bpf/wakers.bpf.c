@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* wakers: who wakes the traced threads, from where, and how often.
+ *
+ * sched_waking runs in the waker's own context (unlike sched_wakeup, which
+ * may run on the target's CPU for queued remote wakeups), so the waker is
+ * current there -- unless the CPU is in interrupt context, where current
+ * was merely interrupted: such wakeups are labelled by context instead.
+ * sched_switch gives the target's switch-out time (how long it had been
+ * blocked) and its switch-in (wakeup latency).  signal_generate counts the
+ * signals sent to the targets. */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+#include "wakers.h"
+#include "filter.bpf.h"
+#include "losses.bpf.h"
+#include "hist.bpf.h"
+#include "announce.bpf.h"
+#include "tp.bpf.h"
+
+#define PF_KTHREAD	0x00200000
+#define TASK_DEAD	0x00000080
+
+/* preempt_count layout (include/linux/preempt.h, !PREEMPT_RT) */
+#define PC_SOFTIRQ_OFFSET	0x00000100
+#define PC_HARDIRQ_MASK		0x000f0000
+#define PC_NMI_MASK		0x00f00000
+
+const volatile bool want_ustack = true;
+const volatile bool want_kstack = true;
+const volatile bool want_signals = true;
+
+/* Which source told the context (0: none yet), for -v and JSON */
+enum { CTX_SRC_PREEMPT_COUNT = 1, CTX_SRC_PCPU_HOT, CTX_SRC_THREAD_INFO,
+       CTX_SRC_IRQ_EVENTS };
+__u32 ctx_source = 0;
+
+/* Where the per-CPU preempt count lives, by kernel version (x86):
+ * __preempt_count up to 6.1 and again from 6.15, pcpu_hot in between;
+ * other architectures keep it in thread_info.  Missing weak ksyms resolve
+ * to NULL and the branch that uses them is dead code to the verifier. */
+extern int __preempt_count __ksym __weak;
+struct pcpu_hot___wk {
+	int preempt_count;
+} __attribute__((preserve_access_index));
+extern struct pcpu_hot___wk pcpu_hot __ksym __weak;
+struct thread_info___wk {
+	int preempt_count;
+} __attribute__((preserve_access_index));
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, MAX_STACK_DEPTH * sizeof(__u64));
+	__uint(max_entries, 1);		/* --stack-storage-size */
+} stacks SEC(".maps");
+
+/* (waker, stacks, target) -> count, blocked time, latency histogram.
+ * Values are 4 KiB: allocated only for keys that occur. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1);		/* --max-entries */
+	__type(key, struct wakers_key);
+	__type(value, struct wakers_val);
+} agg SEC(".maps");
+
+/* Per traced thread: when it blocked, and its pending wakeup */
+struct tstate {
+	__u64 off_ts;		/* switched out to sleep; 0: not blocked */
+	__u64 wake_ts;		/* woken and not yet run; 0: none */
+	struct wakers_key key;	/* the record of that wakeup */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);		/* --max-entries */
+	__type(key, __u32);
+	__type(value, struct tstate);
+} tstates SEC(".maps");
+
+/* Per CPU: the hard interrupt and softirq being served, for names */
+struct cpu_irq {
+	__s32 irq;		/* IRQ number + 1; 0: none */
+	__s32 vec;		/* softirq vector + 1; 0: none */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct cpu_irq);
+} cpu_irqs SEC(".maps");
+
+static const struct wakers_val zero_val;
+
+static __always_inline struct cpu_irq *this_cpu_irq(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&cpu_irqs, &zero);
+}
+
+/* The preempt count of this CPU; false if no source is known */
+static __always_inline bool preempt_count_read(int *pc)
+{
+	if (&__preempt_count) {
+		*pc = *(int *)bpf_this_cpu_ptr(&__preempt_count);
+		ctx_source = CTX_SRC_PREEMPT_COUNT;
+		return true;
+	}
+	if (&pcpu_hot) {
+		struct pcpu_hot___wk *h = bpf_this_cpu_ptr(&pcpu_hot);
+
+		*pc = BPF_CORE_READ(h, preempt_count);
+		ctx_source = CTX_SRC_PCPU_HOT;
+		return true;
+	}
+	if (bpf_core_field_exists(struct thread_info___wk, preempt_count)) {
+		struct task_struct *t = (void *)bpf_get_current_task();
+		struct thread_info___wk *ti = (void *)&t->thread_info;
+
+		*pc = BPF_CORE_READ(ti, preempt_count);
+		ctx_source = CTX_SRC_THREAD_INFO;
+		return true;
+	}
+	return false;
+}
+
+static __always_inline __u32 cpu_context(const struct cpu_irq *ci)
+{
+	int pc;
+
+	if (preempt_count_read(&pc)) {
+		if (pc & PC_NMI_MASK)
+			return WK_CTX_NMI;
+		if (pc & PC_HARDIRQ_MASK)
+			return WK_CTX_HARDIRQ;
+		if (pc & PC_SOFTIRQ_OFFSET)
+			return WK_CTX_SOFTIRQ;
+		return WK_CTX_TASK;
+	}
+	/* no preempt count: what the irq/softirq tracepoints saw */
+	ctx_source = CTX_SRC_IRQ_EVENTS;
+	if (ci && ci->irq)
+		return WK_CTX_HARDIRQ;
+	if (ci && ci->vec)
+		return WK_CTX_SOFTIRQ;
+	return WK_CTX_TASK;
+}
+
+/* The waker's half of a key: who and where, from the current context */
+static __always_inline void fill_waker(void *ctx, struct wakers_key *k)
+{
+	struct cpu_irq *ci = this_cpu_irq();
+	__u32 c = cpu_context(ci);
+
+	k->ctx = c;
+	k->irq = -1;
+	k->ustack = -1;
+	k->kstack = -1;
+	if (c == WK_CTX_TASK) {
+		struct task_struct *cur = (void *)bpf_get_current_task();
+		__u64 id = bpf_get_current_pid_tgid();
+		bool kthread = BPF_CORE_READ(cur, flags) & PF_KTHREAD;
+
+		k->waker_pid = id >> 32;
+		k->waker_tid = (__u32)id;
+		bpf_get_current_comm(&k->waker_comm, sizeof(k->waker_comm));
+		if (want_ustack && !kthread && k->waker_pid) {
+			k->ustack = stackid_checked(bpf_get_stackid(ctx, &stacks,
+							BPF_F_USER_STACK), true);
+			announce_tgid(k->waker_pid);
+		}
+	} else if (ci) {
+		/* the user stack would be the interrupted task's: not taken */
+		if (c == WK_CTX_HARDIRQ && ci->irq)
+			k->irq = ci->irq - 1;
+		else if (c == WK_CTX_SOFTIRQ && ci->vec)
+			k->irq = ci->vec - 1;
+	}
+	if (want_kstack)
+		k->kstack = stackid_checked(bpf_get_stackid(ctx, &stacks, 0), false);
+}
+
+static __always_inline struct wakers_val *agg_get(const struct wakers_key *k)
+{
+	struct wakers_val *v = bpf_map_lookup_elem(&agg, k);
+
+	if (v)
+		return v;
+	bpf_map_update_elem(&agg, k, &zero_val, BPF_NOEXIST);
+	v = bpf_map_lookup_elem(&agg, k);
+	if (!v)
+		loss_inc(LOSS_AGG_FULL);
+	return v;
+}
+
+static __always_inline void target_fill(struct wakers_key *k,
+					struct task_struct *p, __u32 tgid,
+					__u32 tid)
+{
+	k->target_pid = tgid;
+	k->target_tid = tid;
+	BPF_CORE_READ_STR_INTO(&k->target_comm, p, comm);
+}
+
+static __always_inline int handle_waking(void *ctx, struct task_struct *p)
+{
+	__u32 tid = BPF_CORE_READ(p, pid);
+	__u32 tgid = BPF_CORE_READ(p, tgid);
+	struct wakers_key key;
+	struct wakers_val *val;
+	struct tstate *ts;
+	__u64 now, blocked = 0;
+
+	if (!tid || !target_task(tgid, tid))
+		return 0;
+	if (!target_cpu(bpf_get_smp_processor_id()))
+		return 0;
+	now = bpf_ktime_get_ns();
+	__builtin_memset(&key, 0, sizeof(key));
+	key.type = WK_WAKEUP;
+	target_fill(&key, p, tgid, tid);
+	fill_waker(ctx, &key);
+
+	ts = bpf_map_lookup_elem(&tstates, &tid);
+	if (ts && ts->off_ts && now > ts->off_ts)
+		blocked = now - ts->off_ts;
+	val = agg_get(&key);
+	if (val) {
+		__sync_fetch_and_add(&val->count, 1);
+		__sync_fetch_and_add(&val->blocked_ns, blocked);
+	}
+	if (ts) {
+		ts->off_ts = 0;
+		ts->key = key;
+		ts->wake_ts = now;
+	} else {
+		struct tstate n = { .wake_ts = now, .key = key };
+
+		if (bpf_map_update_elem(&tstates, &tid, &n, BPF_ANY))
+			loss_inc(LOSS_START_FULL);
+	}
+	return 0;
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(sched_waking_btf, struct task_struct *p)
+{
+	return handle_waking(ctx, p);
+}
+
+SEC("raw_tp/sched_waking")
+int sched_waking_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return handle_waking(ctx, (struct task_struct *)ctx->args[0]);
+}
+
+/* The wakeup recorded in ts took lat ns to get the target running */
+static __always_inline void latency_done(struct tstate *ts, __u64 lat)
+{
+	struct wakers_val *val = bpf_map_lookup_elem(&agg, &ts->key);
+
+	if (val)
+		hist_add(&val->latency, lat);
+	ts->wake_ts = 0;
+}
+
+static __always_inline void switch_out(bool preempt, struct task_struct *prev,
+				       __u64 now)
+{
+	__u32 tid = BPF_CORE_READ(prev, pid);
+	__u32 tgid = BPF_CORE_READ(prev, tgid);
+	__u32 state;
+	struct tstate *ts;
+
+	if (!tid || !target_task(tgid, tid))
+		return;
+	state = BPF_CORE_READ(prev, __state);
+	if (state & TASK_DEAD) {
+		bpf_map_delete_elem(&tstates, &tid);
+		return;
+	}
+	ts = bpf_map_lookup_elem(&tstates, &tid);
+	/* woken while still on its CPU: it never waited to run */
+	if (ts && ts->wake_ts)
+		latency_done(ts, 0);
+	if (preempt || !state) {
+		if (ts)
+			ts->off_ts = 0;	/* runnable: not blocked */
+		return;
+	}
+	if (ts) {
+		ts->off_ts = now;
+	} else {
+		struct tstate n = { .off_ts = now };
+
+		if (bpf_map_update_elem(&tstates, &tid, &n, BPF_ANY))
+			loss_inc(LOSS_START_FULL);
+	}
+}
+
+static __always_inline void switch_in(struct task_struct *next, __u64 now)
+{
+	__u32 tid = BPF_CORE_READ(next, pid);
+	__u32 tgid = BPF_CORE_READ(next, tgid);
+	struct tstate *ts;
+
+	if (!tid || !target_task(tgid, tid))
+		return;
+	ts = bpf_map_lookup_elem(&tstates, &tid);
+	if (ts && ts->wake_ts)
+		latency_done(ts, now > ts->wake_ts ? now - ts->wake_ts : 0);
+}
+
+static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
+					 struct task_struct *next)
+{
+	__u64 now = bpf_ktime_get_ns();
+
+	switch_out(preempt, prev, now);
+	switch_in(next, now);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev,
+	     struct task_struct *next)
+{
+	return handle_switch(preempt, prev, next);
+}
+
+SEC("raw_tp/sched_switch")
+int sched_switch_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return handle_switch((bool)ctx->args[0], (struct task_struct *)ctx->args[1],
+			     (struct task_struct *)ctx->args[2]);
+}
+
+static __always_inline int handle_signal(void *ctx, int sig,
+					 struct task_struct *task, int group,
+					 int result)
+{
+	__u32 tid, tgid;
+	struct wakers_key key;
+	struct wakers_val *val;
+
+	if (!want_signals || !task)
+		return 0;
+	tid = BPF_CORE_READ(task, pid);
+	tgid = BPF_CORE_READ(task, tgid);
+	if (!tid || !target_task(tgid, tid))
+		return 0;
+	if (!target_cpu(bpf_get_smp_processor_id()))
+		return 0;
+	__builtin_memset(&key, 0, sizeof(key));
+	key.type = WK_SIGNAL;
+	key.sig = sig;
+	key.sig_result = result;
+	key.sig_group = !!group;
+	target_fill(&key, task, tgid, tid);
+	fill_waker(ctx, &key);
+	val = agg_get(&key);
+	if (val)
+		__sync_fetch_and_add(&val->count, 1);
+	return 0;
+}
+
+SEC("tp_btf/signal_generate")
+int BPF_PROG(signal_generate_btf, int sig, struct kernel_siginfo *info,
+	     struct task_struct *task, int group, int result)
+{
+	return handle_signal(ctx, sig, task, group, result);
+}
+
+SEC("raw_tp/signal_generate")
+int signal_generate_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return handle_signal(ctx, (int)ctx->args[0],
+			     (struct task_struct *)ctx->args[2],
+			     (int)ctx->args[3], (int)ctx->args[4]);
+}
+
+/* Interrupt bookkeeping, per CPU, for the IRQ and softirq names */
+static __always_inline int irq_mark(__s32 irq_plus_one)
+{
+	struct cpu_irq *ci = this_cpu_irq();
+
+	if (ci)
+		ci->irq = irq_plus_one;
+	return 0;
+}
+
+static __always_inline int softirq_mark(__s32 vec_plus_one)
+{
+	struct cpu_irq *ci = this_cpu_irq();
+
+	if (ci)
+		ci->vec = vec_plus_one;
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(irq_handler_entry_btf, int irq)
+{
+	return irq_mark(irq + 1);
+}
+
+SEC("raw_tp/irq_handler_entry")
+int irq_handler_entry_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return irq_mark((int)ctx->args[0] + 1);
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(irq_handler_exit_btf)
+{
+	return irq_mark(0);
+}
+
+SEC("raw_tp/irq_handler_exit")
+int irq_handler_exit_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return irq_mark(0);
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(softirq_entry_btf, unsigned int vec)
+{
+	return softirq_mark((__s32)vec + 1);
+}
+
+SEC("raw_tp/softirq_entry")
+int softirq_entry_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return softirq_mark((__s32)ctx->args[0] + 1);
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(softirq_exit_btf)
+{
+	return softirq_mark(0);
+}
+
+SEC("raw_tp/softirq_exit")
+int softirq_exit_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return softirq_mark(0);
+}
+
+static __always_inline int handle_exec(void)
+{
+	announce_forget(bpf_get_current_pid_tgid() >> 32);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(sched_process_exec_btf)
+{
+	return handle_exec();
+}
+
+SEC("raw_tp/sched_process_exec")
+int sched_process_exec_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return handle_exec();
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

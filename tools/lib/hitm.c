@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include "hitm.h"
+#include "common.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HITM_FIELDS 7
+
+static const char *const field_names[HITM_FIELDS] = {
+	"cpu", "pid", "tid", "ip", "addr", "data_src", "weight",
+};
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void *xrealloc(void *p, size_t n, size_t sz)
+{
+	void *q = (n && sz > SIZE_MAX / n) ? NULL : realloc(p, n * sz);
+
+	if (!q) {
+		msg_warn("out of memory");
+		exit(EXIT_UNSUPPORTED);
+	}
+	return q;
+}
+
+/* ---- the text format ---- */
+
+/* One number of p..end: decimal or 0x-hex, no sign */
+static bool parse_num(const char *p, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned base = 10;
+	size_t i = 0;
+
+	if (n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		i = 2;
+	}
+	if (i >= n)
+		return false;
+	for (; i < n; i++) {
+		unsigned d;
+		char ch = p[i];
+
+		if (ch >= '0' && ch <= '9')
+			d = ch - '0';
+		else if (base == 16 && ch >= 'a' && ch <= 'f')
+			d = ch - 'a' + 10;
+		else if (base == 16 && ch >= 'A' && ch <= 'F')
+			d = ch - 'A' + 10;
+		else
+			return false;
+		if (v > (UINT64_MAX - d) / base)
+			return false;
+		v = v * base + d;
+	}
+	*out = v;
+	return true;
+}
+
+int hitm_parse_line(const char *line, struct hitm_sample *s, char *err, size_t errlen)
+{
+	const char *p = line, *end = line + strcspn(line, "#\n");
+	uint64_t v[HITM_FIELDS];
+	int n = 0;
+
+	while (p < end) {
+		const char *q;
+
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+			p++;
+		if (p >= end)
+			break;
+		for (q = p; q < end && *q != ' ' && *q != '\t' && *q != '\r'; q++)
+			;
+		if (n == HITM_FIELDS)
+			return fail(err, errlen, "more than %d fields (want: cpu pid tid "
+				    "ip addr data_src weight)", HITM_FIELDS);
+		if (!parse_num(p, q - p, &v[n]))
+			return fail(err, errlen, "%s '%.*s' is not a decimal or 0x-hex "
+				    "number", field_names[n], (int)(q - p > 40 ? 40 : q - p), p);
+		n++;
+		p = q;
+	}
+	if (n == 0)
+		return 0;
+	if (n < HITM_FIELDS)
+		return fail(err, errlen, "%d field%s, want %d: cpu pid tid ip addr "
+			    "data_src weight", n, n == 1 ? "" : "s", HITM_FIELDS);
+	if (v[0] >= HITM_MAX_CPUS)
+		return fail(err, errlen, "cpu %" PRIu64 " is out of range [0, %d]",
+			    v[0], HITM_MAX_CPUS - 1);
+	if (v[1] > UINT32_MAX || v[2] > UINT32_MAX)
+		return fail(err, errlen, "%s %" PRIu64 " is out of range",
+			    v[1] > UINT32_MAX ? "pid" : "tid", v[1] > UINT32_MAX ? v[1] : v[2]);
+	memset(s, 0, sizeof(*s));
+	s->type = HITM_EV_SAMPLE;
+	s->cpu = (__u32)v[0];
+	s->pid = (__u32)v[1];
+	s->tid = (__u32)v[2];
+	s->ip = v[3];
+	s->addr = v[4];
+	s->data_src = v[5];
+	s->weight = v[6];
+	return 1;
+}
+
+void hitm_write_header(FILE *f, const char *what)
+{
+	fprintf(f, "# hitmtop samples%s%s\n", what ? ": " : "", what ? what : "");
+	fprintf(f, "# cpu pid tid ip addr data_src weight\n");
+}
+
+void hitm_write_sample(FILE *f, const struct hitm_sample *s)
+{
+	fprintf(f, "%u %u %u 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 " %" PRIu64 "\n",
+		s->cpu, s->pid, s->tid, (uint64_t)s->ip, (uint64_t)s->addr,
+		(uint64_t)s->data_src, (uint64_t)s->weight);
+}
+
+/* ---- aggregation ---- */
+
+static uint64_t hash_line(uint32_t pid, uint64_t line)
+{
+	uint64_t x = line ^ ((uint64_t)pid << 48) ^ pid;
+
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+void hitm_agg_init(struct hitm_agg *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+static void lines_free(struct hitm_agg *a)
+{
+	for (size_t i = 0; i < a->nlines; i++)
+		free(a->lines[i].cells);
+}
+
+void hitm_agg_free(struct hitm_agg *a)
+{
+	lines_free(a);
+	free(a->lines);
+	free(a->index);
+	memset(a, 0, sizeof(*a));
+}
+
+void hitm_agg_reset(struct hitm_agg *a)
+{
+	lines_free(a);
+	a->nlines = 0;
+	if (a->index)
+		memset(a->index, 0, a->index_cap * sizeof(*a->index));
+	a->samples = a->kept = 0;
+	memset(a->skips, 0, sizeof(a->skips));
+}
+
+static size_t *slot(struct hitm_agg *a, uint32_t pid, uint64_t line)
+{
+	size_t mask = a->index_cap - 1, i;
+
+	for (i = hash_line(pid, line) & mask; a->index[i]; i = (i + 1) & mask) {
+		const struct hitm_line *l = &a->lines[a->index[i] - 1];
+
+		if (l->pid == pid && l->line == line)
+			break;
+	}
+	return &a->index[i];
+}
+
+struct hitm_line *hitm_agg_find(struct hitm_agg *a, uint32_t pid, uint64_t line)
+{
+	size_t *s;
+
+	if (!a->index_cap)
+		return NULL;
+	s = slot(a, pid, line);
+	return *s ? &a->lines[*s - 1] : NULL;
+}
+
+static struct hitm_line *line_get(struct hitm_agg *a, uint32_t pid, uint64_t line)
+{
+	struct hitm_line *l;
+	size_t *s;
+
+	if (2 * (a->nlines + 1) > a->index_cap) {
+		size_t cap = a->index_cap ? a->index_cap * 2 : 256;
+
+		free(a->index);
+		a->index = xrealloc(NULL, cap, sizeof(*a->index));
+		memset(a->index, 0, cap * sizeof(*a->index));
+		a->index_cap = cap;
+		for (size_t i = 0; i < a->nlines; i++)
+			*slot(a, a->lines[i].pid, a->lines[i].line) = i + 1;
+	}
+	s = slot(a, pid, line);
+	if (*s)
+		return &a->lines[*s - 1];
+	if (a->nlines == a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 64;
+		a->lines = xrealloc(a->lines, a->cap, sizeof(*a->lines));
+	}
+	l = &a->lines[a->nlines++];
+	memset(l, 0, sizeof(*l));
+	l->pid = pid;
+	l->line = line;
+	*s = a->nlines;
+	return l;
+}
+
+static struct hitm_cell *cell_get(struct hitm_line *l, uint32_t offset, uint64_t ip)
+{
+	struct hitm_cell *c;
+
+	for (size_t i = 0; i < l->ncells; i++)
+		if (l->cells[i].offset == offset && l->cells[i].ip == ip)
+			return &l->cells[i];
+	if (l->ncells == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 4;
+		l->cells = xrealloc(l->cells, l->cap, sizeof(*l->cells));
+	}
+	c = &l->cells[l->ncells++];
+	memset(c, 0, sizeof(*c));
+	c->offset = offset;
+	c->ip = ip;
+	return c;
+}
+
+static void counts_add(struct hitm_counts *d, const struct hitm_counts *s)
+{
+	d->hitm += s->hitm;
+	d->hitm_local += s->hitm_local;
+	d->hitm_remote += s->hitm_remote;
+	d->loads += s->loads;
+	d->stores += s->stores;
+	for (int w = 0; w < HITM_CPU_WORDS; w++) {
+		d->cpus[w] |= s->cpus[w];
+		d->wcpus[w] |= s->wcpus[w];
+	}
+}
+
+void hitm_agg_sample(struct hitm_agg *a, const struct hitm_sample *s)
+{
+	struct hitm_counts one = { 0 };
+	struct hitm_line *l;
+	__u32 c = hitm_classify(s->data_src);
+	uint64_t line = s->addr & ~(uint64_t)(HITM_LINE_SIZE - 1);
+	uint64_t bit = 1ULL << (s->cpu % 64);
+	size_t w = (s->cpu / 64) % HITM_CPU_WORDS;
+
+	a->samples++;
+	if (!s->addr || s->addr >= HITM_USER_ADDR_END) {
+		a->skips[HITM_SKIP_NO_ADDR]++;
+		return;
+	}
+	if (!(c & (HITM_C_LOAD | HITM_C_STORE))) {
+		a->skips[HITM_SKIP_NOT_MEM]++;
+		return;
+	}
+	if (!(c & (HITM_C_HITM | HITM_C_STORE))) {
+		l = hitm_agg_find(a, s->pid, line);
+		if (!l) {
+			a->skips[HITM_SKIP_COLD_LOAD]++;
+			return;
+		}
+	} else {
+		l = line_get(a, s->pid, line);
+	}
+	one.loads = !!(c & HITM_C_LOAD);
+	one.stores = !!(c & HITM_C_STORE);
+	one.hitm = !!(c & HITM_C_HITM);
+	one.hitm_remote = one.hitm && (c & HITM_C_REMOTE);
+	one.hitm_local = one.hitm && !(c & HITM_C_REMOTE);
+	one.cpus[w] = bit;
+	if (one.stores)
+		one.wcpus[w] = bit;
+	counts_add(&l->c, &one);
+	counts_add(&cell_get(l, (uint32_t)(s->addr - line), s->ip)->c, &one);
+	a->kept++;
+}
+
+void hitm_agg_add_line(struct hitm_agg *a, const struct hitm_line_key *k,
+		       const struct hitm_counts *c)
+{
+	counts_add(&line_get(a, k->tgid, k->line)->c, c);
+	a->kept += c->loads + c->stores;
+}
+
+void hitm_agg_add_cell(struct hitm_agg *a, const struct hitm_off_key *k,
+		       const struct hitm_counts *c)
+{
+	struct hitm_line *l = line_get(a, k->tgid, k->line);
+
+	counts_add(&cell_get(l, k->offset % HITM_LINE_SIZE, k->ip)->c, c);
+}
+
+/* ---- the report model ---- */
+
+unsigned hitm_cpu_count(const __u64 set[HITM_CPU_WORDS])
+{
+	unsigned n = 0;
+
+	for (int w = 0; w < HITM_CPU_WORDS; w++)
+		n += (unsigned)__builtin_popcountll(set[w]);
+	return n;
+}
+
+static bool cpu_has(const __u64 set[HITM_CPU_WORDS], unsigned cpu)
+{
+	return set[cpu / 64] & (1ULL << (cpu % 64));
+}
+
+void hitm_cpu_str(const __u64 set[HITM_CPU_WORDS], char *buf, size_t size)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (unsigned c = 0; c < HITM_MAX_CPUS; c++) {
+		unsigned e = c;
+		int n;
+
+		if (!cpu_has(set, c))
+			continue;
+		while (e + 1 < HITM_MAX_CPUS && cpu_has(set, e + 1))
+			e++;
+		if (e == c)
+			n = snprintf(buf + off, size - off, "%s%u", off ? "," : "", c);
+		else
+			n = snprintf(buf + off, size - off, "%s%u-%u", off ? "," : "", c, e);
+		if (n < 0 || (size_t)n >= size - off) {
+			if (size > 4)
+				strcpy(buf + size - 4, "...");
+			return;
+		}
+		off += n;
+		c = e;
+	}
+}
+
+/* Is some CPU of a different from some CPU of b? */
+static bool cpus_differ(const __u64 a[HITM_CPU_WORDS], const __u64 b[HITM_CPU_WORDS])
+{
+	unsigned na = hitm_cpu_count(a), nb = hitm_cpu_count(b);
+
+	if (!na || !nb)
+		return false;
+	if (na > 1 || nb > 1)
+		return true;
+	return memcmp(a, b, HITM_CPU_WORDS * sizeof(__u64)) != 0;
+}
+
+/* One offset touched from two CPUs or more, one of them writing: the same
+ * data is shared */
+static bool offset_shared(const struct hitm_counts *c)
+{
+	unsigned w = hitm_cpu_count(c->wcpus);
+
+	return w >= 2 || (w == 1 && c->hitm && hitm_cpu_count(c->cpus) >= 2);
+}
+
+/*
+ * false sharing: an offset written from one CPU while another CPU writes,
+ *   or takes HITMs on, a different offset of the line; and most HITMs are
+ *   not on offsets that are themselves shared.
+ * true sharing: most HITMs are on offsets touched from several CPUs with
+ *   at least one of them writing.
+ * unclear: neither (no store sampled, one CPU only, no HITM).
+ */
+enum hitm_verdict hitm_verdict(const struct hitm_offset *o, size_t n)
+{
+	uint64_t hitm = 0, hitm_shared = 0;
+	bool pair = false;
+
+	for (size_t i = 0; i < n; i++) {
+		hitm += o[i].c.hitm;
+		if (offset_shared(&o[i].c))
+			hitm_shared += o[i].c.hitm;
+	}
+	for (size_t a = 0; a < n && !pair; a++) {
+		if (!o[a].c.stores)
+			continue;
+		for (size_t b = 0; b < n && !pair; b++) {
+			if (b == a || (!o[b].c.stores && !o[b].c.hitm))
+				continue;
+			pair = cpus_differ(o[a].c.wcpus,
+					   o[b].c.stores ? o[b].c.wcpus : o[b].c.cpus);
+		}
+	}
+	if (!hitm)
+		return HITM_UNCLEAR;
+	if (pair && 2 * hitm_shared < hitm)
+		return HITM_FALSE_SHARING;
+	if (hitm_shared && 2 * hitm_shared >= hitm)
+		return HITM_TRUE_SHARING;
+	return HITM_UNCLEAR;
+}
+
+const char *hitm_verdict_str(enum hitm_verdict v)
+{
+	switch (v) {
+	case HITM_FALSE_SHARING:
+		return "false sharing";
+	case HITM_TRUE_SHARING:
+		return "true sharing";
+	default:
+		return "unclear";
+	}
+}
+
+const char *hitm_fix_str(enum hitm_verdict v)
+{
+	switch (v) {
+	case HITM_FALSE_SHARING:
+		return "different variables written from different CPUs share the line: "
+		       "pad or align them apart (64 bytes; 128 on Intel, whose "
+		       "adjacent-line prefetcher pairs lines)";
+	case HITM_TRUE_SHARING:
+		return "one variable is written from several CPUs: change the algorithm "
+		       "(per-CPU or per-thread copies, batching, fewer writers), "
+		       "padding will not help";
+	default:
+		return "not enough evidence (no stores sampled, or one CPU): sample "
+		       "longer or look at the offsets";
+	}
+}
+
+static int code_cmp(const void *x, const void *y)
+{
+	const struct hitm_code *a = x, *b = y;
+
+	if (a->samples != b->samples)
+		return a->samples < b->samples ? 1 : -1;
+	return a->ip < b->ip ? -1 : a->ip > b->ip;
+}
+
+static void build_offsets(const struct hitm_line *l, struct hitm_view *v)
+{
+	struct hitm_offset *o = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->ncells; i++) {
+		const struct hitm_cell *c = &l->cells[i];
+		struct hitm_offset *t = NULL;
+		size_t k;
+
+		for (k = 0; k < n; k++)
+			if (o[k].offset == c->offset)
+				t = &o[k];
+		if (!t) {
+			/* keep them sorted by offset */
+			o = xrealloc(o, n + 1, sizeof(*o));
+			for (k = n; k > 0 && o[k - 1].offset > c->offset; k--)
+				o[k] = o[k - 1];
+			t = &o[k];
+			memset(t, 0, sizeof(*t));
+			t->offset = c->offset;
+			n++;
+		}
+		counts_add(&t->c, &c->c);
+		t->code = xrealloc(t->code, t->ncode + 1, sizeof(*t->code));
+		t->code[t->ncode].ip = c->ip;
+		t->code[t->ncode].samples = c->c.loads + c->c.stores;
+		t->ncode++;
+	}
+	for (size_t k = 0; k < n; k++)
+		qsort(o[k].code, o[k].ncode, sizeof(*o[k].code), code_cmp);
+	v->offs = o;
+	v->noffs = n;
+	v->verdict = hitm_verdict(o, n);
+}
+
+static int view_cmp(const void *x, const void *y)
+{
+	const struct hitm_line *a = ((const struct hitm_view *)x)->l;
+	const struct hitm_line *b = ((const struct hitm_view *)y)->l;
+
+	if (a->c.hitm != b->c.hitm)
+		return a->c.hitm < b->c.hitm ? 1 : -1;
+	if (a->c.stores != b->c.stores)
+		return a->c.stores < b->c.stores ? 1 : -1;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
+size_t hitm_views(const struct hitm_agg *a, size_t max, struct hitm_view **out)
+{
+	struct hitm_view *v = xrealloc(NULL, a->nlines ? a->nlines : 1, sizeof(*v));
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->nlines; i++) {
+		if (!a->lines[i].c.hitm)
+			continue;
+		memset(&v[n], 0, sizeof(v[n]));
+		v[n++].l = &a->lines[i];
+	}
+	qsort(v, n, sizeof(*v), view_cmp);
+	if (max && n > max)
+		n = max;
+	for (size_t i = 0; i < n; i++)
+		build_offsets(v[i].l, &v[i]);
+	*out = v;
+	return n;
+}
+
+void hitm_views_free(struct hitm_view *v, size_t n)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < v[i].noffs; k++)
+			free(v[i].offs[k].code);
+		free(v[i].offs);
+	}
+	free(v);
+}
