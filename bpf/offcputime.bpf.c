@@ -9,6 +9,7 @@
 #include "offcputime.h"
 #include "filter.bpf.h"
 #include "losses.bpf.h"
+#include "announce.bpf.h"
 #include "tp.bpf.h"
 
 #define PF_KTHREAD	0x00200000
@@ -45,19 +46,6 @@ struct {
 	__type(value, struct offcpu_val);
 } counts SEC(".maps");
 
-/* processes already announced to user space for symbol capture */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, __u8);
-} seen SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
-} events SEC(".maps");
-
 static __always_inline bool state_match(bool preempt, __u32 state)
 {
 	if (state & TASK_DEAD)
@@ -67,24 +55,6 @@ static __always_inline bool state_match(bool preempt, __u32 state)
 	if (preempt || state == 0)
 		return runnable_state;
 	return state & state_mask;
-}
-
-static __always_inline void announce(__u32 tgid)
-{
-	struct offcpu_event *e;
-	__u8 one = 1;
-
-	if (bpf_map_update_elem(&seen, &tgid, &one, BPF_NOEXIST))
-		return;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		loss_inc(LOSS_RINGBUF);
-		bpf_map_delete_elem(&seen, &tgid);
-		return;
-	}
-	e->type = OFFCPU_EV_NEW_PROCESS;
-	e->tgid = tgid;
-	bpf_ringbuf_submit(e, 0);
 }
 
 static __always_inline void switch_out(void *ctx, bool preempt,
@@ -119,7 +89,7 @@ static __always_inline void switch_out(void *ctx, bool preempt,
 	if (want_ustack && !kthread) {
 		s.key.ustack = stackid_checked(
 			bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK), true);
-		announce(tgid);
+		announce_tgid(tgid);
 	}
 	if (bpf_map_update_elem(&start, &tid, &s, BPF_ANY))
 		loss_inc(LOSS_START_FULL);
@@ -186,9 +156,7 @@ int sched_switch_raw(struct bpf_raw_tracepoint_args *ctx)
 /* After exec the process maps other files: announce it again */
 static __always_inline int handle_exec(void)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-
-	bpf_map_delete_elem(&seen, &tgid);
+	announce_forget(bpf_get_current_pid_tgid() >> 32);
 	return 0;
 }
 

@@ -25,14 +25,4 @@ struct offcpu_start {
 	struct offcpu_key key;
 };
 
-/* Records on the ring buffer */
-enum offcpu_event_type {
-	OFFCPU_EV_NEW_PROCESS = 1,	/* a tgid seen for the first time (or after exec) */
-};
-
-struct offcpu_event {
-	__u32 type;
-	__u32 tgid;
-};
-
 #endif

@@ -377,25 +377,9 @@ static void report(struct offcputime_bpf *skel, struct stacksym *sym,
 
 /* ---- events ---- */
 
-struct ctx {
-	struct ring_buffer *rb;
-	struct stacksym *sym;
-};
-
-static int on_event(void *vctx, void *data, size_t size)
+static int poll_events(void *rb, int timeout_ms)
 {
-	struct ctx *ctx = vctx;
-	const struct offcpu_event *e = data;
-
-	if (size >= sizeof(*e) && e->type == OFFCPU_EV_NEW_PROCESS)
-		stacksym_cache_pid(ctx->sym, e->tgid);
-	return 0;
-}
-
-static int poll_events(void *vctx, int timeout_ms)
-{
-	struct ctx *ctx = vctx;
-	int err = ring_buffer__poll(ctx->rb, timeout_ms);
+	int err = ring_buffer__poll(rb, timeout_ms);
 
 	return err < 0 ? err : 0;
 }
@@ -413,7 +397,8 @@ int main(int argc, char **argv)
 {
 	static const struct argp argp = { options, parse_arg, args_doc, doc, NULL, NULL, NULL };
 	struct offcputime_bpf *skel = NULL;
-	struct ctx ctx = { 0 };
+	struct ring_buffer *rb = NULL;
+	struct stacksym *sym = NULL;
 	struct collected c = { 0 };
 	__u64 losses[LOSS_KINDS];
 	enum run_end end;
@@ -462,13 +447,13 @@ int main(int argc, char **argv)
 		err = bpf_fail("filling the target filter", err);
 		goto cleanup;
 	}
-	ctx.sym = stacksym_new(env.lines);
+	sym = stacksym_new(env.lines);
 	for (size_t i = 0; i < env.c.pids.n; i++)
-		stacksym_cache_pid(ctx.sym, env.c.pids.ids[i]);
+		stacksym_cache_pid(sym, env.c.pids.ids[i]);
 	for (size_t i = 0; i < env.c.tids.n; i++)
-		stacksym_cache_pid(ctx.sym, tid_tgid(env.c.tids.ids[i]));
-	ctx.rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, &ctx, NULL);
-	if (!ctx.rb) {
+		stacksym_cache_pid(sym, tid_tgid(env.c.tids.ids[i]));
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.announce_rb), stacksym_on_announce, sym, NULL);
+	if (!rb) {
 		err = bpf_fail("creating the ring buffer", errno);
 		goto cleanup;
 	}
@@ -498,11 +483,11 @@ int main(int argc, char **argv)
 		.pids = &env.c.pids,
 		.tids = &env.c.tids,
 		.poll = poll_events,
-		.ctx = &ctx,
+		.ctx = rb,
 	});
 	/* stop recording before reading, so the report is one instant */
 	offcputime_bpf__detach(skel);
-	ring_buffer__consume(ctx.rb);
+	ring_buffer__consume(rb);
 	run_report_end(end);
 
 	err = collect_counts(bpf_map__fd(skel->maps.counts), &c);
@@ -514,19 +499,19 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	losses_read(skel->maps.losses, losses);
-	report(skel, ctx.sym, &c, losses);
+	report(skel, sym, &c, losses);
 	fflush(stdout);
 	losses_report(losses, loss_hints);
-	stacksym_report(ctx.sym);
+	stacksym_report(sym);
 	if (c.still_blocked)
 		msg_warn("%zu threads were still off-CPU at the end; counted up "
 			 "to the stop time", c.still_blocked);
 	err = (env.c.check && c.n) ? EXIT_FOUND : EXIT_REPORTED;
 
 cleanup:
-	ring_buffer__free(ctx.rb);
+	ring_buffer__free(rb);
 	offcputime_bpf__destroy(skel);
-	stacksym_free(ctx.sym);
+	stacksym_free(sym);
 	free(c.e);
 	return err;
 }

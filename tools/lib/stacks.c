@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <linux/types.h>
 #include "stacks.h"
 #include "common.h"
 #include "blazesym.h"
+#include "announce.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +164,15 @@ void stacksym_cache_pid(struct stacksym *s, uint32_t pid)
 	};
 
 	blaze_symbolize_cache_process(s->sym, &src);
+}
+
+int stacksym_on_announce(void *ctx, void *data, size_t size)
+{
+	const struct announce_event *e = data;
+
+	if (size >= sizeof(*e) && e->type == ANNOUNCE_EV_NEW_PROCESS)
+		stacksym_cache_pid(ctx, e->tgid);
+	return 0;
 }
 
 static const char *basename_of(const char *path)

@@ -20,6 +20,9 @@ struct stacksym *stacksym_new(bool code_info);
 void stacksym_free(struct stacksym *s);
 /* Capture what is needed to name PID's frames after it exits */
 void stacksym_cache_pid(struct stacksym *s, uint32_t pid);
+/* ring_buffer__new() callback for bpf/announce.bpf.h's announce_rb; ctx
+ * is the struct stacksym: captures each announced process */
+int stacksym_on_announce(void *ctx, void *data, size_t size);
 /* ips: leaf first, zero-terminated or n long.  out: root first.
  * Unresolved frames are "[MODULE]" (basename) or "[unknown]". */
 int stacksym_user(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
