@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include "table.h"
+#include "common.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct table {
+	int ncols;
+	char **cells;		/* row-major, headers first */
+	size_t n, cap;
+	char *align;
+	int *width;
+};
+
+static void push(struct table *t, char *s)
+{
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		char **p = realloc(t->cells, cap * sizeof(*p));
+
+		if (!p) {
+			msg_warn("out of memory");
+			exit(EXIT_UNSUPPORTED);
+		}
+		t->cells = p;
+		t->cap = cap;
+	}
+	t->cells[t->n] = s;
+	if ((int)strlen(s) > t->width[t->n % t->ncols])
+		t->width[t->n % t->ncols] = strlen(s);
+	t->n++;
+}
+
+struct table *table_new(int ncols, const char *const *headers, const char *align)
+{
+	struct table *t = calloc(1, sizeof(*t));
+
+	if (!t || !(t->width = calloc(ncols, sizeof(int))) || !(t->align = strdup(align))) {
+		msg_warn("out of memory");
+		exit(EXIT_UNSUPPORTED);
+	}
+	t->ncols = ncols;
+	for (int i = 0; i < ncols; i++)
+		push(t, strdup(headers[i]));
+	return t;
+}
+
+void table_cell(struct table *t, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = strdup("?");
+	va_end(ap);
+	push(t, s);
+}
+
+void table_print(const struct table *t, FILE *f, const char *indent)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		int c = i % t->ncols;
+		bool right = c < (int)strlen(t->align) && t->align[c] == 'r';
+		bool last = c == t->ncols - 1;
+
+		if (c == 0)
+			fputs(indent, f);
+		if (right)
+			fprintf(f, "%*s", t->width[c], t->cells[i]);
+		else if (last)
+			fputs(t->cells[i], f);
+		else
+			fprintf(f, "%-*s", t->width[c], t->cells[i]);
+		fputs(last || i + 1 == t->n ? "\n" : "  ", f);
+	}
+}
+
+void table_free(struct table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	free(t->width);
+	free(t->align);
+	free(t);
+}
