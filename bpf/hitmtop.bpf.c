@@ -11,6 +11,7 @@
 #include "hitmtop.h"
 #include "filter.bpf.h"
 #include "losses.bpf.h"
+#include "announce.bpf.h"
 
 const volatile bool stream_samples = false;	/* --record: every sample to user space */
 const volatile bool aggregate = true;		/* count in the maps */
@@ -36,14 +37,7 @@ struct {
 	__type(value, __u64);
 } skips SEC(".maps");
 
-/* processes already announced to user space for symbol capture */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, __u8);
-} seen SEC(".maps");
-
+/* --record: every sample */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1024 * 1024);
@@ -62,25 +56,6 @@ static __always_inline void skip_inc(__u32 kind)
 		(*v)++;
 }
 
-static __always_inline void announce(__u32 tgid)
-{
-	struct hitm_sample *e;
-	__u8 one = 1;
-
-	if (bpf_map_update_elem(&seen, &tgid, &one, BPF_NOEXIST))
-		return;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		loss_inc(LOSS_RINGBUF);
-		bpf_map_delete_elem(&seen, &tgid);
-		return;
-	}
-	__builtin_memset(e, 0, sizeof(*e));
-	e->type = HITM_EV_NEW_PROCESS;
-	e->pid = tgid;
-	bpf_ringbuf_submit(e, 0);
-}
-
 static __always_inline void count(struct hitm_counts *c, __u32 cpu, bool load,
 				  bool store, bool hitm, bool remote)
 {
@@ -96,6 +71,8 @@ static __always_inline void count(struct hitm_counts *c, __u32 cpu, bool load,
 	}
 	if (hitm) {
 		__sync_fetch_and_add(&c->hitm, 1);
+		if (!(c->hcpus[w] & bit))
+			__sync_fetch_and_or(&c->hcpus[w], bit);
 		if (remote)
 			__sync_fetch_and_add(&c->hitm_remote, 1);
 		else
@@ -173,7 +150,7 @@ int hitm_sample(struct bpf_perf_event_data *ctx)
 		return 0;
 	}
 
-	announce(tgid);
+	announce_tgid(tgid);
 	if (stream_samples) {
 		struct hitm_sample *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 

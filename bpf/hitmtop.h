@@ -4,7 +4,7 @@
 #define HITMTOP_H
 
 #define HITM_LINE_SIZE	64
-#define HITM_MAX_CPUS	1024
+#define HITM_MAX_CPUS	512
 #define HITM_CPU_WORDS	(HITM_MAX_CPUS / 64)
 
 /* union perf_mem_data_src of linux/perf_event.h, spelled out for the BPF
@@ -65,6 +65,7 @@ struct hitm_counts {
 	__u64 stores;
 	__u64 cpus[HITM_CPU_WORDS];	/* CPUs that touched it */
 	__u64 wcpus[HITM_CPU_WORDS];	/* CPUs that wrote it */
+	__u64 hcpus[HITM_CPU_WORDS];	/* CPUs that took a HITM on it */
 };
 
 struct hitm_line_key {
@@ -94,7 +95,6 @@ struct hitm_sample {
 
 enum hitm_event_type {
 	HITM_EV_SAMPLE = 1,
-	HITM_EV_NEW_PROCESS = 2,	/* a tgid seen for the first time */
 };
 
 /* Samples the program looked at but did not count (not losses) */

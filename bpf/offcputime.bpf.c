@@ -10,6 +10,7 @@
 #include "filter.bpf.h"
 #include "losses.bpf.h"
 #include "announce.bpf.h"
+#include "ustack.bpf.h"
 #include "tp.bpf.h"
 
 #define PF_KTHREAD	0x00200000
@@ -24,6 +25,7 @@ const volatile __u64 min_ns = 1000;
 const volatile __u64 max_ns = ~0ULL;
 const volatile bool want_ustack = true;
 const volatile bool want_kstack = true;
+const volatile bool dwarf_mode = false;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
@@ -87,8 +89,13 @@ static __always_inline void switch_out(void *ctx, bool preempt,
 	if (want_kstack)
 		s.key.kstack = stackid_checked(bpf_get_stackid(ctx, &stacks, 0), false);
 	if (want_ustack && !kthread) {
-		s.key.ustack = stackid_checked(
-			bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK), true);
+		if (dwarf_mode) {
+			s.seq = ustack_take(tgid, tid);
+			s.key.ustack = s.seq ? OFFCPU_USTACK_DWARF : OFFCPU_USTACK_LOST;
+		} else {
+			s.key.ustack = stackid_checked(
+				bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK), true);
+		}
 		announce_tgid(tgid);
 	}
 	if (bpf_map_update_elem(&start, &tid, &s, BPF_ANY))
@@ -102,7 +109,7 @@ static __always_inline void switch_in(struct task_struct *next)
 	struct offcpu_start *sp;
 	struct offcpu_key key;
 	struct offcpu_val *val, zero = {};
-	__u64 delta;
+	__u64 delta, seq;
 
 	if (!tid || !target_task(tgid, tid))
 		return;
@@ -111,7 +118,23 @@ static __always_inline void switch_in(struct task_struct *next)
 		return;
 	delta = bpf_ktime_get_ns() - sp->ts;
 	key = sp->key;
+	seq = sp->seq;
 	bpf_map_delete_elem(&start, &tid);
+	if (seq) {
+		/* user space holds the sample: close it there, in range or not */
+		struct offcpu_interval ev = {
+			.type = OFFCPU_EV_INTERVAL,
+			.in_range = delta >= min_ns && delta <= max_ns,
+			.seq = seq,
+			.delta_ns = delta,
+			.key = key,
+		};
+
+		if (!bpf_ringbuf_output(&ustack_rb, &ev, sizeof(ev), 0))
+			return;
+		loss_inc(LOSS_RINGBUF);
+		key.ustack = OFFCPU_USTACK_LOST;	/* keep the time, not the stack */
+	}
 	if (delta < min_ns || delta > max_ns)
 		return;
 	val = bpf_map_lookup_elem(&counts, &key);

@@ -22,7 +22,23 @@ struct offcpu_val {
 /* A thread that went off-CPU and has not come back yet */
 struct offcpu_start {
 	__u64 ts;
+	__u64 seq;		/* --dwarf: its user-stack sample, 0 if none */
 	struct offcpu_key key;
 };
+
+/* --dwarf: an interval closed, sent after its sample on ustack_rb */
+#define OFFCPU_EV_INTERVAL 0x4f49	/* "OI" */
+
+struct offcpu_interval {
+	__u32 type;		/* OFFCPU_EV_INTERVAL */
+	__u32 in_range;		/* within -m/-M: count it */
+	__u64 seq;
+	__u64 delta_ns;
+	struct offcpu_key key;
+};
+
+/* ustack marks: not taken is -1 (kernel thread, -k); these are lost */
+#define OFFCPU_USTACK_DWARF	-1000	/* in a sample: see seq */
+#define OFFCPU_USTACK_LOST	-1001	/* the sample could not be taken */
 
 #endif

@@ -10,6 +10,7 @@
 #include "pfwatch.h"
 #include "filter.bpf.h"
 #include "losses.bpf.h"
+#include "announce.bpf.h"
 #include "tp.bpf.h"
 
 const volatile bool want_ustack = true;
@@ -41,14 +42,6 @@ struct {
 	__type(value, __u64);
 } stats SEC(".maps");
 
-/* processes already announced to user space for symbol capture */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, __u8);
-} seen SEC(".maps");
-
 struct vma_id {
 	__u32 tgid;
 	__u32 pad;
@@ -72,36 +65,12 @@ struct {
 	__type(value, __u64);
 } owner SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
-} events SEC(".maps");
-
 static __always_inline void stat_inc(__u32 k)
 {
 	__u64 *v = bpf_map_lookup_elem(&stats, &k);
 
 	if (v)
 		(*v)++;
-}
-
-static __always_inline void announce(__u32 tgid)
-{
-	struct pf_event *e;
-	__u8 one = 1;
-
-	if (bpf_map_update_elem(&seen, &tgid, &one, BPF_NOEXIST))
-		return;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		loss_inc(LOSS_RINGBUF);
-		bpf_map_delete_elem(&seen, &tgid);
-		return;
-	}
-	__builtin_memset(e, 0, sizeof(*e));
-	e->type = PF_EV_NEW_PROCESS;
-	e->tgid = tgid;
-	bpf_ringbuf_submit(e, 0);
 }
 
 struct vma_info {
@@ -135,13 +104,14 @@ static long vma_cb(struct task_struct *task, struct vm_area_struct *vma,
 static __always_inline void announce_vma(__u32 tgid, const struct vma_info *vi)
 {
 	struct vma_id id = { .tgid = tgid, .start = vi->start };
+	struct file *file = vi->file;
 	struct pf_event *e;
 	const unsigned char *name;
 	__u8 one = 1;
 
 	if (bpf_map_update_elem(&seen_vma, &id, &one, BPF_NOEXIST))
 		return;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = bpf_ringbuf_reserve(&announce_rb, sizeof(*e), 0);
 	if (!e) {
 		loss_inc(LOSS_RINGBUF);
 		bpf_map_delete_elem(&seen_vma, &id);
@@ -154,8 +124,8 @@ static __always_inline void announce_vma(__u32 tgid, const struct vma_info *vi)
 	e->kind = vi->kind;
 	e->pad = 0;
 	e->name[0] = 0;
-	if (vi->file) {
-		name = BPF_CORE_READ(vi->file, f_path.dentry, d_name.name);
+	if (file) {
+		name = BPF_CORE_READ(file, f_path.dentry, d_name.name);
 		bpf_probe_read_kernel_str(e->name, sizeof(e->name), name);
 	}
 	bpf_ringbuf_submit(e, 0);
@@ -210,7 +180,7 @@ static __always_inline int handle_fault(struct bpf_perf_event_data *ctx, bool ma
 	if (want_ustack) {
 		key.ustack = stackid_checked(
 			bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK), true);
-		announce(tgid);
+		announce_tgid(tgid);
 	}
 	if (want_kstack && key.kernel_mode)
 		key.kstack = stackid_checked(bpf_get_stackid(ctx, &stacks, 0), false);
@@ -264,9 +234,7 @@ int pf_minor(struct bpf_perf_event_data *ctx)
 /* After exec the process maps other files: announce it again */
 static __always_inline int handle_exec(void)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-
-	bpf_map_delete_elem(&seen, &tgid);
+	announce_forget(bpf_get_current_pid_tgid() >> 32);
 	return 0;
 }
 

@@ -46,14 +46,14 @@ enum pf_stat {
 	PF_STATS,
 };
 
-/* Records on the ring buffer */
+/* Records on the ring buffer (announce_rb, shared with the process
+ * announcements of bpf/announce.h, whose type differs) */
 enum pf_event_type {
-	PF_EV_NEW_PROCESS = 1,	/* a tgid seen for the first time (or after exec) */
-	PF_EV_NEW_VMA = 2,	/* a (tgid, VMA start) seen for the first time */
+	PF_EV_NEW_VMA = 0x5646,	/* "VF": a (tgid, VMA start) seen for the first time */
 };
 
 struct pf_event {
-	__u32 type;
+	__u32 type;		/* PF_EV_NEW_VMA */
 	__u32 tgid;
 	__u64 start;		/* PF_EV_NEW_VMA: the VMA */
 	__u64 end;

@@ -399,10 +399,12 @@ int workqueue_execute_start_raw(struct bpf_raw_tracepoint_args *ctx)
 	return work_start((struct work_struct *)ctx->args[0]);
 }
 
+/* tp_btf cannot read a function-pointer argument: the function read at
+ * the start is used */
 SEC("tp_btf/workqueue_execute_end")
-int BPF_PROG(workqueue_execute_end_btf, struct work_struct *w, work_func_t func)
+int BPF_PROG(workqueue_execute_end_btf)
 {
-	return work_end((__u64)func);
+	return work_end(0);
 }
 
 SEC("raw_tp/workqueue_execute_end")

@@ -31,20 +31,21 @@ const volatile bool want_ustack = true;
 const volatile bool want_kstack = true;
 const volatile bool want_signals = true;
 
+/* Where this CPU's preempt count is, relative to this CPU's runqueue
+ * (both are per-CPU variables, so their distance is the same on every
+ * CPU): user space reads the offsets from the kernel's BTF.  A per-CPU
+ * ksym would be simpler, but needs CONFIG_KALLSYMS_ALL, which kernels
+ * often lack.  pc_from_rq: offset of the preempt count; cpu_from_rq:
+ * offset of cpu_number, to check that the runqueue is this CPU's. */
+const volatile bool pc_by_rq = false;
+const volatile __s64 pc_from_rq = 0;
+const volatile __s64 cpu_from_rq = 0;
+
 /* Which source told the context (0: none yet), for -v and JSON */
-enum { CTX_SRC_PREEMPT_COUNT = 1, CTX_SRC_PCPU_HOT, CTX_SRC_THREAD_INFO,
-       CTX_SRC_IRQ_EVENTS };
+enum { CTX_SRC_PERCPU = 1, CTX_SRC_THREAD_INFO = 2, CTX_SRC_IRQ_EVENTS = 3 };
 __u32 ctx_source = 0;
 
-/* Where the per-CPU preempt count lives, by kernel version (x86):
- * __preempt_count up to 6.1 and again from 6.15, pcpu_hot in between;
- * other architectures keep it in thread_info.  Missing weak ksyms resolve
- * to NULL and the branch that uses them is dead code to the verifier. */
-extern int __preempt_count __ksym __weak;
-struct pcpu_hot___wk {
-	int preempt_count;
-} __attribute__((preserve_access_index));
-extern struct pcpu_hot___wk pcpu_hot __ksym __weak;
+/* other architectures keep the preempt count in thread_info */
 struct thread_info___wk {
 	int preempt_count;
 } __attribute__((preserve_access_index));
@@ -56,15 +57,25 @@ struct {
 	__uint(max_entries, 1);		/* --stack-storage-size */
 } stacks SEC(".maps");
 
-/* (waker, stacks, target) -> count, blocked time, latency histogram.
- * Values are 4 KiB: allocated only for keys that occur. */
+/* (waker, stacks, target) -> count and blocked time: preallocated, so
+ * that counting never fails for want of memory */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);		/* --max-entries */
+	__type(key, struct wakers_key);
+	__type(value, struct wakers_val);
+} agg SEC(".maps");
+
+/* the same keys -> wakeup latency histogram.  Values are 4 KiB, so they
+ * are allocated only for keys that occur; an allocation that fails loses
+ * one latency sample (LOSS_OTHER), never a wakeup. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 1);		/* --max-entries */
 	__type(key, struct wakers_key);
-	__type(value, struct wakers_val);
-} agg SEC(".maps");
+	__type(value, struct hist);
+} latency SEC(".maps");
 
 /* Per traced thread: when it blocked, and its pending wakeup */
 struct tstate {
@@ -93,7 +104,7 @@ struct {
 	__type(value, struct cpu_irq);
 } cpu_irqs SEC(".maps");
 
-static const struct wakers_val zero_val;
+static const struct hist zero_hist;
 
 static __always_inline struct cpu_irq *this_cpu_irq(void)
 {
@@ -105,20 +116,21 @@ static __always_inline struct cpu_irq *this_cpu_irq(void)
 /* The preempt count of this CPU; false if no source is known */
 static __always_inline bool preempt_count_read(int *pc)
 {
-	if (&__preempt_count) {
-		*pc = *(int *)bpf_this_cpu_ptr(&__preempt_count);
-		ctx_source = CTX_SRC_PREEMPT_COUNT;
-		return true;
-	}
-	if (&pcpu_hot) {
-		struct pcpu_hot___wk *h = bpf_this_cpu_ptr(&pcpu_hot);
+	struct task_struct *t = (void *)bpf_get_current_task();
 
-		*pc = BPF_CORE_READ(h, preempt_count);
-		ctx_source = CTX_SRC_PCPU_HOT;
-		return true;
+	if (pc_by_rq && bpf_core_field_exists(struct cfs_rq, rq)) {
+		/* current runs here, so its runqueue is this CPU's */
+		__u64 rq = (__u64)BPF_CORE_READ(t, se.cfs_rq, rq);
+		int cpu = -1;
+
+		if (rq && !bpf_probe_read_kernel(&cpu, sizeof(cpu), (void *)(rq + cpu_from_rq)) &&
+		    cpu == (int)bpf_get_smp_processor_id() &&
+		    !bpf_probe_read_kernel(pc, sizeof(*pc), (void *)(rq + pc_from_rq))) {
+			ctx_source = CTX_SRC_PERCPU;
+			return true;
+		}
 	}
 	if (bpf_core_field_exists(struct thread_info___wk, preempt_count)) {
-		struct task_struct *t = (void *)bpf_get_current_task();
 		struct thread_info___wk *ti = (void *)&t->thread_info;
 
 		*pc = BPF_CORE_READ(ti, preempt_count);
@@ -186,11 +198,11 @@ static __always_inline void fill_waker(void *ctx, struct wakers_key *k)
 
 static __always_inline struct wakers_val *agg_get(const struct wakers_key *k)
 {
-	struct wakers_val *v = bpf_map_lookup_elem(&agg, k);
+	struct wakers_val *v = bpf_map_lookup_elem(&agg, k), zero = {};
 
 	if (v)
 		return v;
-	bpf_map_update_elem(&agg, k, &zero_val, BPF_NOEXIST);
+	bpf_map_update_elem(&agg, k, &zero, BPF_NOEXIST);
 	v = bpf_map_lookup_elem(&agg, k);
 	if (!v)
 		loss_inc(LOSS_AGG_FULL);
@@ -261,10 +273,16 @@ int sched_waking_raw(struct bpf_raw_tracepoint_args *ctx)
 /* The wakeup recorded in ts took lat ns to get the target running */
 static __always_inline void latency_done(struct tstate *ts, __u64 lat)
 {
-	struct wakers_val *val = bpf_map_lookup_elem(&agg, &ts->key);
+	struct hist *h = bpf_map_lookup_elem(&latency, &ts->key);
 
-	if (val)
-		hist_add(&val->latency, lat);
+	if (!h) {
+		bpf_map_update_elem(&latency, &ts->key, &zero_hist, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&latency, &ts->key);
+	}
+	if (h)
+		hist_add(h, lat);
+	else
+		loss_inc(LOSS_OTHER);
 	ts->wake_ts = 0;
 }
 

@@ -41,10 +41,12 @@ struct wakers_key {
 	char target_comm[TASK_COMM_LEN];
 };
 
+/* The map "agg" holds these; the map "latency" holds, for the same keys
+ * (wakeups only), a struct hist of the time from the wakeup until the
+ * target ran, in ns. */
 struct wakers_val {
 	__u64 count;
 	__u64 blocked_ns;	/* sum of how long the target had been blocked */
-	struct hist latency;	/* wakeup until the target ran, ns */
 };
 
 #endif

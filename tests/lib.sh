@@ -78,6 +78,16 @@ start_wl() {
 	WL_OUT=$out
 }
 
+# wait_line FILE PATTERN: waits (10 s at most) for a line matching PATTERN
+wait_line() {
+	local i
+	for i in $(seq 1 1000); do
+		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.01
+	done
+	return 1
+}
+
 # wait_wl: waits for every workload started so far
 wait_wl() {
 	for p in "${WL_PIDS[@]}"; do wait "$p" 2>/dev/null; done

@@ -15,6 +15,7 @@
 #include "json.h"
 #include "stacks.h"
 #include "bpfutil.h"
+#include "dwarf.h"
 #include "offcputime.h"
 #include "offcputime.skel.h"
 
@@ -27,7 +28,10 @@ static struct env {
 	__u64 min_us, max_us;
 	__u32 stack_storage, max_entries;
 	bool lines;
+	bool dwarf;
+	__u32 stack_copy;
 } env = {
+	.stack_copy = 8192,
 	.all_states = true,
 	.min_us = 1,
 	.max_us = ~0ULL / 1000,
@@ -40,6 +44,8 @@ enum {
 	OPT_STACK_STORAGE,
 	OPT_MAX_ENTRIES,
 	OPT_LINES,
+	OPT_DWARF,
+	OPT_STACK_COPY,
 };
 
 static const char doc[] =
@@ -56,7 +62,8 @@ static const char doc[] =
 "    offcputime -u -m 1000      # user threads, blocked 1 ms or more\n"
 "    offcputime --state D       # uninterruptible sleep (D) only\n"
 "    offcputime -f -d 10 > out.folded   # for flamegraph.pl\n"
-"    offcputime -j -d 5         # JSON\n";
+"    offcputime -j -d 5         # JSON\n"
+"    offcputime --dwarf -p 185  # whole user stacks without frame pointers\n";
 
 static const char args_doc[] = "[duration]";
 
@@ -77,6 +84,9 @@ static const struct argp_option options[] = {
 	{ "stack-storage-size", OPT_STACK_STORAGE, "N", 0, "Room for N unique stacks (default 16384)", 0 },
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0, "Room for N (thread, stack) entries and N threads off-CPU at once (default 32768)", 0 },
 	{ "lines", OPT_LINES, NULL, 0, "Show file:line of user frames where debug info exists (slower)", 0 },
+	{ "dwarf", OPT_DWARF, NULL, 0, "Unwind user stacks with DWARF (.eh_frame) in user space: whole stacks "
+	  "for code built without frame pointers (costlier)", 0 },
+	{ "stack-copy-size", OPT_STACK_COPY, "BYTES", 0, "--dwarf: bytes of user stack copied per sample (default 8192, max 32768)", 0 },
 	OPTS_VERBOSE,
 	{},
 };
@@ -143,6 +153,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_LINES:
 		env.lines = true;
 		break;
+	case OPT_DWARF:
+		env.dwarf = true;
+		break;
+	case OPT_STACK_COPY:
+		env.stack_copy = opt_u64("--stack-copy-size", arg, 64, USTACK_COPY_MAX);
+		break;
 	case ARGP_KEY_ARG:
 		if (state->arg_num > 0)
 			die_usage("unexpected argument '%s'", arg);
@@ -162,13 +178,20 @@ struct entry {
 	struct offcpu_key key;
 	__u64 total_ns;
 	__u64 count;
+	/* --dwarf: the unwound user stack (leaf first), owned by dw_agg */
+	bool dwarf;		/* key.ustack is a dwunw stack id */
 };
 
 struct collected {
 	struct entry *e;
 	size_t n, cap;
 	size_t still_blocked;
+	/* --dwarf: key -> index in e, while intervals arrive */
+	ssize_t *idx;
+	size_t idx_cap;
 };
+
+static struct dwunw *dw;	/* --dwarf only */
 
 static void collect_add(struct collected *c, const struct offcpu_key *k,
 			__u64 ns, __u64 count)
@@ -184,10 +207,61 @@ static void collect_add(struct collected *c, const struct offcpu_key *k,
 		c->e = p;
 		c->cap = cap;
 	}
+	memset(&c->e[c->n], 0, sizeof(c->e[c->n]));
 	c->e[c->n].key = *k;
 	c->e[c->n].total_ns = ns;
 	c->e[c->n].count = count;
 	c->n++;
+}
+
+static __u64 key_hash(const struct offcpu_key *k)
+{
+	const unsigned char *b = (const void *)k;
+	__u64 h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < sizeof(*k); i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* --dwarf: one closed interval with its unwound stack (id < 0: lost) */
+static void dwarf_add(struct collected *c, struct offcpu_key key, int id, __u64 ns)
+{
+	size_t i;
+
+	key.ustack = id >= 0 ? id : OFFCPU_USTACK_LOST;
+	if (2 * (c->n + 1) > c->idx_cap) {
+		size_t cap = c->idx_cap ? c->idx_cap * 2 : 4096;
+		ssize_t *idx = malloc(cap * sizeof(*idx));
+
+		if (!idx) {
+			msg_warn("out of memory");
+			exit(EXIT_UNSUPPORTED);
+		}
+		memset(idx, -1, cap * sizeof(*idx));
+		for (size_t k = 0; k < c->n; k++) {
+			if (!c->e[k].dwarf && c->e[k].key.ustack != OFFCPU_USTACK_LOST)
+				continue;
+			for (i = key_hash(&c->e[k].key) & (cap - 1); idx[i] >= 0; i = (i + 1) & (cap - 1))
+				;
+			idx[i] = k;
+		}
+		free(c->idx);
+		c->idx = idx;
+		c->idx_cap = cap;
+	}
+	for (i = key_hash(&key) & (c->idx_cap - 1); c->idx[i] >= 0; i = (i + 1) & (c->idx_cap - 1)) {
+		struct entry *e = &c->e[c->idx[i]];
+
+		if (!memcmp(&e->key, &key, sizeof(key))) {
+			e->total_ns += ns;
+			e->count++;
+			return;
+		}
+	}
+	c->idx[i] = c->n;
+	collect_add(c, &key, ns, 1);
+	c->e[c->n - 1].dwarf = id >= 0;
 }
 
 static int collect_counts(int fd, struct collected *c)
@@ -218,7 +292,10 @@ static int collect_in_flight(int fd, struct collected *c, __u64 stop_ns)
 			__u64 d = stop_ns - s.ts;
 
 			if (d >= env.min_us * 1000 && d <= env.max_us * 1000) {
-				collect_add(c, &s.key, d, 1);
+				if (s.seq)
+					dwarf_add(c, s.key, dwunw_peek(dw, s.seq), d);
+				else
+					collect_add(c, &s.key, d, 1);
 				c->still_blocked++;
 			}
 		}
@@ -240,13 +317,13 @@ static int entry_cmp(const void *a, const void *b)
 /* ---- output ---- */
 
 struct frames {
-	const char *u[MAX_STACK_DEPTH + 1], *k[MAX_STACK_DEPTH + 1];
+	const char *u[MAX_STACK_DEPTH + 2], *k[MAX_STACK_DEPTH + 1];
 	int un, kn;
 	bool ulost, klost;
 };
 
 static void resolve(struct stacksym *sym, int stacks_fd, const struct offcpu_key *key,
-		    struct frames *f)
+		    bool dwarf, struct frames *f)
 {
 	__u64 ips[MAX_STACK_DEPTH];
 
@@ -257,10 +334,21 @@ static void resolve(struct stacksym *sym, int stacks_fd, const struct offcpu_key
 		f->kn = stacksym_kernel(sym, ips, MAX_STACK_DEPTH, f->k);
 	else
 		f->klost = key->kstack != -1;
-	if (key->ustack >= 0 && !bpf_map_lookup_elem(stacks_fd, &key->ustack, ips))
+	if (dwarf) {
+		enum dwunw_end end;
+		int n;
+		const __u64 *dips = dwunw_stack(dw, key->ustack, &n, &end);
+		const char *mark = dwunw_end_frame(end);
+
+		/* a stack cut short says so at its root end */
+		if (mark)
+			f->u[f->un++] = mark;
+		f->un += stacksym_user(sym, key->tgid, dips, n, f->u + f->un);
+	} else if (key->ustack >= 0 && !bpf_map_lookup_elem(stacks_fd, &key->ustack, ips)) {
 		f->un = stacksym_user(sym, key->tgid, ips, MAX_STACK_DEPTH, f->u);
-	else
+	} else {
 		f->ulost = key->ustack != -1;
+	}
 	if (f->ulost)
 		f->u[f->un++] = FRAME_USER_LOST;
 	if (f->klost)
@@ -333,7 +421,7 @@ static void report(struct offcputime_bpf *skel, struct stacksym *sym,
 	for (size_t i = 0; i < c->n; i++) {
 		const struct entry *e = &c->e[i];
 
-		resolve(sym, stacks_fd, &e->key, f);
+		resolve(sym, stacks_fd, &e->key, e->dwarf, f);
 		if (fo) {
 			/* flamegraph widths are whole microseconds */
 			if (e->total_ns >= 1000)
@@ -377,6 +465,27 @@ static void report(struct offcputime_bpf *skel, struct stacksym *sym,
 
 /* ---- events ---- */
 
+struct dctx {
+	struct collected *c;
+};
+
+static int on_dwarf_event(void *vctx, void *data, size_t size)
+{
+	struct dctx *ctx = vctx;
+	__u32 type = size >= sizeof(__u32) ? *(__u32 *)data : 0;
+
+	if (type == USTACK_EV_SAMPLE && size >= offsetof(struct ustack_sample, stack)) {
+		dwunw_add_sample(dw, data);
+	} else if (type == OFFCPU_EV_INTERVAL && size >= sizeof(struct offcpu_interval)) {
+		const struct offcpu_interval *ev = data;
+		int id = dwunw_take(dw, ev->seq);
+
+		if (ev->in_range)
+			dwarf_add(ctx->c, ev->key, id, ev->delta_ns);
+	}
+	return 0;
+}
+
 static int poll_events(void *rb, int timeout_ms)
 {
 	int err = ring_buffer__poll(rb, timeout_ms);
@@ -400,6 +509,7 @@ int main(int argc, char **argv)
 	struct ring_buffer *rb = NULL;
 	struct stacksym *sym = NULL;
 	struct collected c = { 0 };
+	struct dctx dctx = { &c };
 	__u64 losses[LOSS_KINDS];
 	enum run_end end;
 	int err = 0;
@@ -429,6 +539,10 @@ int main(int argc, char **argv)
 	skel->rodata->min_ns = env.min_us * 1000;
 	skel->rodata->max_ns = env.max_us * 1000;
 	skel->rodata->want_ustack = !env.kernel_only;
+	skel->rodata->dwarf_mode = env.dwarf;
+	skel->rodata->ustack_copy_size = env.stack_copy;
+	map_resize(skel->maps.ustack_rb, env.dwarf ? 32 << 20 : 4096);
+	map_resize(skel->maps.ustack_scratch, env.dwarf ? ncpus_possible() : 1);
 	filter_configure(&skel->rodata->tfilter, skel->maps.target_tgids,
 			 skel->maps.target_tids, skel->maps.target_cpus, &env.c);
 	map_resize(skel->maps.stacks, env.stack_storage);
@@ -456,6 +570,14 @@ int main(int argc, char **argv)
 	if (!rb) {
 		err = bpf_fail("creating the ring buffer", errno);
 		goto cleanup;
+	}
+	if (env.dwarf) {
+		dw = dwunw_new();
+		err = ring_buffer__add(rb, bpf_map__fd(skel->maps.ustack_rb), on_dwarf_event, &dctx);
+		if (err) {
+			err = bpf_fail("adding the stack-sample ring buffer", err);
+			goto cleanup;
+		}
 	}
 	err = offcputime_bpf__attach(skel);
 	if (err) {
@@ -503,6 +625,8 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	losses_report(losses, loss_hints);
 	stacksym_report(sym);
+	if (dw)
+		dwunw_report(dw);
 	if (c.still_blocked)
 		msg_warn("%zu threads were still off-CPU at the end; counted up "
 			 "to the stop time", c.still_blocked);
@@ -512,6 +636,8 @@ cleanup:
 	ring_buffer__free(rb);
 	offcputime_bpf__destroy(skel);
 	stacksym_free(sym);
+	dwunw_free(dw);
+	free(c.idx);
 	free(c.e);
 	return err;
 }

@@ -55,12 +55,16 @@ wait_wl
 check_grep "--state 3 (S|D) is a mask: D waits match it" ';vfork;.*wait_for_completion' "$T/f4m"
 check_grep "--state 3 (S|D) is a mask: S waits match it" 'offcpu_block_here' "$T/f4m"
 
-# 5. A thread still blocked at the end is counted up to the stop time
-start_wl offcpu_blocker 1 10 100 hold
-"$OC" -p "$WL_PID" -f -d 2 >"$T/f5" 2>"$T/e5"
+# 5. A thread still blocked at the end is counted up to the stop time.
+#    The workload starts blocking once the tool says it is tracing.
+WL_GO=$T/go5 start_wl offcpu_blocker 1 10 0 hold
+"$OC" -p "$WL_PID" -f -d 2 >"$T/f5" 2>"$T/e5" &
+ocpid=$!
+wait_line "$T/e5" 'tracing' && touch "$T/go5"
+wait "$ocpid"
 kill "$WL_PID"; wait_wl
-check_within "still-blocked thread counted up to the stop (~1.9 s)" \
-	"$(folded_sum 'offcpu_hold_here' "$T/f5")" 1900000 15
+check_within "still-blocked thread counted up to the stop (~2 s)" \
+	"$(folded_sum 'offcpu_hold_here' "$T/f5")" 1950000 10
 check_grep "still-blocked threads are said on stderr" 'still off-CPU at the end' "$T/e5"
 
 # 6. -t isolates one thread
@@ -127,3 +131,34 @@ check_grep "system-wide: the exited late process is symbolized" '^ocpu_blocker;.
 check_within "system-wide: its time is 10 x 30 ms" \
 	"$(folded_sum '^ocpu_blocker;.*offcpu_block_here;' "$T/f12")" 300000 20
 check_nogrep "system-wide: no idle task (pid 0)" '^swapper' "$T/f12"
+
+# 13. --dwarf: a binary built without frame pointers, blocking through
+#     glibc.  Frame pointers lose the chain in libc; DWARF recovers it.
+start_wl nofp_chain 10 30 200
+"$OC" -p "$WL_PID" -f -d 4 >"$T/f13fp" 2>/dev/null
+wait_wl
+check_nogrep "without --dwarf the no-frame-pointer chain is lost" 'nofp_middle' "$T/f13fp"
+start_wl nofp_chain 10 30 200
+"$OC" --dwarf -p "$WL_PID" -f -d 4 >"$T/f13" 2>"$T/e13"
+wait_wl
+check_grep "--dwarf: whole chain from main down to the libc call" \
+	'^nofp_chain;(.*;)?main;nofp_outer;nofp_middle;nofp_inner_sleep;(__)?nanosleep[^;]*;.*_\[k\] [0-9]+$' "$T/f13"
+check_grep "--dwarf: the chain reaches the process entry" '^nofp_chain;_start;' "$T/f13"
+check_within "--dwarf: 10 x 30 ms in nofp_inner_sleep" \
+	"$(folded_sum 'nofp_inner_sleep' "$T/f13")" 300000 20
+# (a stack taken while the process unmaps its memory at exit may be short)
+check_nogrep "--dwarf: the sleeps are not truncated with the default copy" 'truncated.*nofp_inner_sleep' "$T/f13"
+start_wl nofp_chain 10 30 200
+"$OC" --dwarf --stack-copy-size 64 -p "$WL_PID" -f -d 4 >"$T/f13s" 2>"$T/e13s"
+wait_wl
+check_grep "--dwarf with a 64-byte copy: stacks end in a marked frame" \
+	'^nofp_chain;\[truncated: stack copy too short\];' "$T/f13s"
+check_grep "--dwarf with a 64-byte copy: the count is reported" 'could not be unwound to the end' "$T/e13s"
+start_wl offcpu_blocker 10 20 200
+"$OC" --dwarf -p "$WL_PID" -j -d 3 >"$T/j13" 2>/dev/null
+wait_wl
+check "--dwarf JSON parses" json_ok "$T/j13"
+check_eq "--dwarf JSON has the same shape (user_stack ends in offcpu_block_here)" \
+	"$(json_get "$T/j13" "[s['user_stack'][-1] for s in d['stacks'] if s['comm']=='ocpu_blocker' and s['user_stack']][0]")" \
+	offcpu_block_here
+check_rc "--stack-copy-size out of range exits 2" 2 "$OC" --dwarf --stack-copy-size 100000

@@ -7,7 +7,9 @@
  * MODE "mixed": each of the N rounds blocks in both.
  * MODE "hold": after the N blocks, it blocks once more for 60 s in
  * offcpu_hold_here() (for "still blocked at the end").
- * The main thread ("ocpu_main") waits for it and exits. Prints its pid. */
+ * The main thread ("ocpu_main") waits for it and exits. Prints its pid.
+ * With WL_GO=PATH in the environment, the blocker starts only once PATH
+ * exists (so a test can start it right after the tool is attached). */
 #include <pthread.h>
 #include <sys/wait.h>
 #include "wl.h"
@@ -39,6 +41,7 @@ NOINLINE void offcpu_hold_here(void)
 static void *blocker(void *arg)
 {
 	wl_name("ocpu_blocker");
+	wl_wait_go();
 	for (long i = 0; i < n_blocks; i++) {
 		if (strcmp(mode, "sleep") && strcmp(mode, "hold"))
 			offcpu_vfork_wait(block_ms);

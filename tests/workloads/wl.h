@@ -76,6 +76,15 @@ static inline void wl_delay_ms(long ms)
 		;
 }
 
+/* Waits until the file named by $WL_GO exists, if set */
+static inline void wl_wait_go(void)
+{
+	const char *go = getenv("WL_GO");
+
+	while (go && access(go, F_OK))
+		wl_delay_ms(5);
+}
+
 static inline void wl_ready(void)
 {
 	printf("%d\n", getpid());

@@ -177,6 +177,72 @@ bool bpf_pick_tp_flavour(struct bpf_object *obj)
 	return use_btf;
 }
 
+static const char *prog_tp(struct bpf_program *prog)
+{
+	const char *sec = bpf_program__section_name(prog);
+	const char *tp = sec ? strchr(sec, '/') : NULL;
+
+	if (!tp || (strncmp(sec, "tp_btf/", 7) && strncmp(sec, "raw_tp/", 7)))
+		return NULL;
+	return tp + 1;
+}
+
+bool bpf_tp_exists(const char *name)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	char type[160];
+	bool ok;
+
+	if (!vmlinux)
+		return false;
+	snprintf(type, sizeof(type), "btf_trace_%s", name);
+	ok = btf__find_by_name_kind(vmlinux, type, BTF_KIND_TYPEDEF) > 0;
+	btf__free(vmlinux);
+	return ok;
+}
+
+/* is word one of the space-separated words of list? */
+static bool word_in(const char *list, const char *word)
+{
+	size_t wl = strlen(word);
+
+	for (const char *p = list; *p; p += strcspn(p, " "), p += *p == ' ') {
+		if (!strncmp(p, word, wl) && (p[wl] == ' ' || !p[wl]))
+			return true;
+	}
+	return false;
+}
+
+int bpf_disable_missing_tps(struct bpf_object *obj, char *missing, size_t size)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	struct bpf_program *prog;
+	size_t off = 0;
+	int n = 0;
+
+	if (size)
+		missing[0] = 0;
+	if (!vmlinux)
+		return 0;	/* nothing known: let the load or attach say it */
+	bpf_object__for_each_program(prog, obj) {
+		const char *tp = prog_tp(prog);
+		char type[160];
+
+		if (!tp || !bpf_program__autoload(prog))
+			continue;
+		snprintf(type, sizeof(type), "btf_trace_%s", tp);
+		if (btf__find_by_name_kind(vmlinux, type, BTF_KIND_TYPEDEF) > 0)
+			continue;
+		bpf_program__set_autoload(prog, false);
+		if (size && !word_in(missing, tp) && off + strlen(tp) + 2 < size) {
+			off += snprintf(missing + off, size - off, "%s%s", off ? " " : "", tp);
+			n++;
+		}
+	}
+	btf__free(vmlinux);
+	return n;
+}
+
 static uint64_t clock_ns(clockid_t c)
 {
 	struct timespec ts;

@@ -57,6 +57,13 @@ struct bpf_program;
  * the _btf ones are disabled, else the _raw ones. Returns true if tp_btf
  * is used. */
 bool bpf_pick_tp_flavour(struct bpf_object *obj);
+/* Before bpf_pick_tp_flavour(): turn off both flavours of every program
+ * whose tracepoint this kernel lacks (no btf_trace_NAME in vmlinux BTF),
+ * for tools with optional tracepoints.  The names turned off are written
+ * to missing (space separated, each once); returns how many. */
+int bpf_disable_missing_tps(struct bpf_object *obj, char *missing, size_t size);
+/* Is tracepoint NAME in the kernel (btf_trace_NAME in vmlinux BTF)? */
+bool bpf_tp_exists(const char *name);
 
 /* Monotonic and realtime clocks in nanoseconds. */
 uint64_t now_ns(void);

@@ -253,6 +253,7 @@ static void counts_add(struct hitm_counts *d, const struct hitm_counts *s)
 	for (int w = 0; w < HITM_CPU_WORDS; w++) {
 		d->cpus[w] |= s->cpus[w];
 		d->wcpus[w] |= s->wcpus[w];
+		d->hcpus[w] |= s->hcpus[w];
 	}
 }
 
@@ -291,6 +292,8 @@ void hitm_agg_sample(struct hitm_agg *a, const struct hitm_sample *s)
 	one.cpus[w] = bit;
 	if (one.stores)
 		one.wcpus[w] = bit;
+	if (one.hitm)
+		one.hcpus[w] = bit;
 	counts_add(&l->c, &one);
 	counts_add(&cell_get(l, (uint32_t)(s->addr - line), s->ip)->c, &one);
 	a->kept++;
@@ -366,21 +369,27 @@ static bool cpus_differ(const __u64 a[HITM_CPU_WORDS], const __u64 b[HITM_CPU_WO
 	return memcmp(a, b, HITM_CPU_WORDS * sizeof(__u64)) != 0;
 }
 
-/* One offset touched from two CPUs or more, one of them writing: the same
- * data is shared */
+/* The same data is shared: written from two CPUs or more, or written from
+ * one and HITM'd by another */
 static bool offset_shared(const struct hitm_counts *c)
 {
 	unsigned w = hitm_cpu_count(c->wcpus);
 
-	return w >= 2 || (w == 1 && c->hitm && hitm_cpu_count(c->cpus) >= 2);
+	if (w >= 2)
+		return true;
+	if (w == 1)
+		for (int k = 0; k < HITM_CPU_WORDS; k++)
+			if (c->hcpus[k] & ~c->wcpus[k])
+				return true;
+	return false;
 }
 
 /*
  * false sharing: an offset written from one CPU while another CPU writes,
  *   or takes HITMs on, a different offset of the line; and most HITMs are
  *   not on offsets that are themselves shared.
- * true sharing: most HITMs are on offsets touched from several CPUs with
- *   at least one of them writing.
+ * true sharing: most HITMs are on shared offsets: written from several
+ *   CPUs, or written from one and HITM'd by another.
  * unclear: neither (no store sampled, one CPU only, no HITM).
  */
 enum hitm_verdict hitm_verdict(const struct hitm_offset *o, size_t n)
@@ -400,7 +409,7 @@ enum hitm_verdict hitm_verdict(const struct hitm_offset *o, size_t n)
 			if (b == a || (!o[b].c.stores && !o[b].c.hitm))
 				continue;
 			pair = cpus_differ(o[a].c.wcpus,
-					   o[b].c.stores ? o[b].c.wcpus : o[b].c.cpus);
+					   o[b].c.stores ? o[b].c.wcpus : o[b].c.hcpus);
 		}
 	}
 	if (!hitm)

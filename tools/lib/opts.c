@@ -367,6 +367,9 @@ error_t common_parse_opt(int key, char *arg, struct argp_state *state,
 	case 'v':
 		verbose = true;
 		break;
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
 	case ARGP_KEY_ARG:
 		die_usage("unexpected argument '%s'", arg);
 	default:

@@ -50,6 +50,8 @@ enum {
 #define OPTS_JSON { "json", 'j', NULL, 0, "One JSON document on stdout", 0 }
 #define OPTS_CHECK(doc) { "check", OPT_CHECK, NULL, 0, doc, 0 }
 #define OPTS_VERBOSE { "verbose", 'v', NULL, 0, "libbpf and loader diagnostics on stderr", 0 }
+/* -h as a short form of --help (CLI.md), for the tools that list it */
+#define OPTS_HELP_SHORT { NULL, 'h', NULL, OPTION_HIDDEN, "Give this help list", -1 }
 
 /* Number parsing: decimal (and 0x hex where hex is true); no sign, no
  * trailing bytes, within [min, max]. */
@@ -88,7 +90,8 @@ uint32_t tid_tgid(uint32_t tid);
 /* A process is alive while /proc/PID exists and is not a zombie */
 bool pid_alive(uint32_t pid);
 
-/* Handles -p -t -C -d -f -j --check -v; ARGP_ERR_UNKNOWN otherwise. */
+/* Handles -p -t -C -d -f -j --check -v (and -h where OPTS_HELP_SHORT is
+ * listed); ARGP_ERR_UNKNOWN otherwise. */
 error_t common_parse_opt(int key, char *arg, struct argp_state *state,
 			 struct common_opts *o);
 /* Checks shared by every tool once all options are in (e.g. -f with -j) */

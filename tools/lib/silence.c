@@ -307,11 +307,13 @@ static void on_wakeup(struct silence *s, struct silence_cpu *c, const struct ss_
 {
 	char comm[SILENCE_COMM_LEN];
 	struct intruder *r;
+	size_t row;
 
 	snprintf(comm, sizeof(comm), "%.*s", SILENCE_COMM_LEN - 1, e->name);
 	if (!e->pid || silence_allowed(&s->cfg, e->pid, comm))
 		return;
-	r = &s->rows[row_get(s, c->cpu, SK_TASK, e->pid, 0, comm)];
+	row = row_get(s, c->cpu, SK_TASK, e->pid, 0, comm);	/* may move rows */
+	r = &s->rows[row];
 	r->kthread = e->flags & SS_TASK_KTHREAD;
 	r->wakeups++;
 	r->waker_pid = e->pid2;
@@ -422,7 +424,9 @@ void silence_feed(struct silence *s, const void *data, size_t size)
 	struct silence_cpu *c;
 
 	s->events_fed++;
-	if (size < sizeof(*e) || !(c = silence_cpu_state(s, e->cpu))) {
+	if (size < sizeof(*e) || !(c = silence_cpu_state(s, e->cpu)) ||
+	    (s->cfg.start_ts && e->ts < s->cfg.start_ts) ||
+	    (s->cfg.end_ts && e->ts > s->cfg.end_ts)) {
 		s->events_ignored++;
 		return;
 	}

@@ -34,7 +34,9 @@ struct silence_cfg {
 	const char (*allow_comms)[SILENCE_COMM_LEN];
 	size_t n_allow_comms;
 	size_t timeline_max;			/* first N intruding events kept */
-	uint64_t start_ts;			/* CLOCK_MONOTONIC ns tracing began */
+	/* The window, CLOCK_MONOTONIC ns: events before start_ts or after
+	 * end_ts are not counted (0: no bound) */
+	uint64_t start_ts, end_ts;
 };
 
 struct intruder {

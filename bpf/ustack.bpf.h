@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Taking a user-stack sample (bpf/ustack.h) for DWARF unwinding: the
+ * current task's user registers (saved at kernel entry) and up to
+ * ustack_copy_size bytes of its stack, sent on ustack_rb.  Costly: only
+ * for traced threads, only with --dwarf. */
+#ifndef SUITE_USTACK_BPF_H
+#define SUITE_USTACK_BPF_H
+
+#include "ustack.h"
+#include "losses.bpf.h"
+
+const volatile __u32 ustack_copy_size = 8192;
+
+/* one scratch sample per CPU (a per-CPU map cannot hold 32 KB values);
+ * indexed by CPU: the programs run with preemption off */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);		/* number of possible CPUs */
+	__type(key, __u32);
+	__type(value, struct ustack_sample);
+} ustack_scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1);		/* sized by user space */
+} ustack_rb SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} ustack_seq SEC(".maps");
+
+/* Sends a sample of the current task; returns its sequence number (never
+ * 0), or 0 when it could not be taken (counted as a lost user stack). */
+static __always_inline __u64 ustack_take(__u32 tgid, __u32 tid)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct ustack_sample *s;
+	struct pt_regs *regs;
+	__u32 zero = 0, cpu = bpf_get_smp_processor_id(), len;
+	__u64 *seqp, seq;
+	long err = -1;
+
+	s = bpf_map_lookup_elem(&ustack_scratch, &cpu);
+	seqp = bpf_map_lookup_elem(&ustack_seq, &zero);
+	if (!s || !seqp)
+		return 0;
+	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	if (!regs) {
+		loss_inc(LOSS_USTACK);
+		return 0;
+	}
+#if defined(__TARGET_ARCH_x86)
+	s->regs[0] = BPF_CORE_READ(regs, ip);
+	s->regs[1] = BPF_CORE_READ(regs, sp);
+	s->regs[2] = BPF_CORE_READ(regs, bp);
+	s->regs[3] = BPF_CORE_READ(regs, bx);
+	s->regs[4] = BPF_CORE_READ(regs, r12);
+	s->regs[5] = BPF_CORE_READ(regs, r13);
+	s->regs[6] = BPF_CORE_READ(regs, r14);
+	s->regs[7] = BPF_CORE_READ(regs, r15);
+#elif defined(__TARGET_ARCH_arm64)
+	s->regs[0] = BPF_CORE_READ(regs, pc);
+	s->regs[1] = BPF_CORE_READ(regs, sp);
+	s->regs[2] = BPF_CORE_READ(regs, regs[29]);
+	s->regs[3] = BPF_CORE_READ(regs, regs[30]);
+	s->regs[4] = BPF_CORE_READ(regs, regs[19]);
+	s->regs[5] = BPF_CORE_READ(regs, regs[20]);
+	s->regs[6] = BPF_CORE_READ(regs, regs[21]);
+	s->regs[7] = BPF_CORE_READ(regs, regs[22]);
+#endif
+	/* the stack may end before the copy size: try shorter copies */
+	len = ustack_copy_size;
+	for (int i = 0; i < 4; i++) {
+		if (len > USTACK_COPY_MAX)
+			len = USTACK_COPY_MAX;
+		if (len < 64)
+			break;
+		err = bpf_probe_read_user(s->stack, len, (void *)s->regs[1]);
+		if (!err)
+			break;
+		len /= 4;
+	}
+	if (err)
+		len = 0;
+	seq = ++*seqp;
+	s->type = USTACK_EV_SAMPLE;
+	s->tgid = tgid;
+	s->tid = tid;
+	s->len = len;
+	s->seq = seq << 12 | bpf_get_smp_processor_id();	/* unique over CPUs */
+	if (len > USTACK_COPY_MAX)
+		return 0;
+	if (bpf_ringbuf_output(&ustack_rb, s, offsetof(struct ustack_sample, stack) + len, 0)) {
+		loss_inc(LOSS_RINGBUF);
+		return 0;
+	}
+	return s->seq;
+}
+
+#endif

@@ -1,0 +1,162 @@
+# pfwatch against workloads whose page faults are known in advance.
+# The workloads wait for SIGUSR1 (sent once pfwatch says it is tracing)
+# before they touch their fresh pages, so no fault is missed at the start.
+PF=$ROOT/pfwatch
+
+# pf_run OUT ERR PFWATCH-ARGS...: pfwatch on $WL_PID in the background;
+# once it traces, the workload is released; waits for both.  $PF_RC is
+# pfwatch's exit status.
+pf_run() {
+	local out=$1 err=$2 tp i; shift 2
+	"$PF" "$@" >"$out" 2>"$err" &
+	tp=$!
+	for i in $(seq 1 600); do
+		grep -q 'tracing page faults' "$err" && break
+		kill -0 "$tp" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -USR1 "$WL_PID" 2>/dev/null
+	wait "$tp"; PF_RC=$?
+	wait_wl
+}
+
+# check_range DESC GOT MIN MAX
+check_range() {
+	if [ -n "$2" ] && [ "$2" -ge "$3" ] 2>/dev/null && [ "$2" -le "$4" ]; then
+		pass "$1 ($2 in $3..$4)"
+	else
+		fail "$1 (got '$2', want $3..$4)"
+	fi
+}
+
+# faults of the JSON entries whose user stack ends in FUNC, in array KEY
+json_func() {
+	json_get "$1" "sum(e['count'] for e in d['$2'] if e['user_stack'] and e['user_stack'][-1] == '$3')"
+}
+# the mappings of those entries, sorted and unique
+json_func_maps() {
+	json_get "$1" "','.join(sorted(set(e['mapping'] for e in d['$2'] if e['user_stack'] and e['user_stack'][-1] == '$3')))"
+}
+
+# 1. 2000 fresh anonymous pages touched in pf_touch_fresh_pages(): at least
+#    2000 faults there and not 10% more, the mapping named "[anon]".
+start_wl pf_toucher 2000
+pf_run "$T/j1" "$T/e1" -p "$WL_PID" -j -d 20
+check_eq "anon: pfwatch exits 0" "$PF_RC" 0
+check "anon: JSON parses" json_ok "$T/j1"
+check_range "anon: faults in pf_touch_fresh_pages" "$(json_func "$T/j1" faults pf_touch_fresh_pages)" 2000 2200
+check_eq "anon: the mapping is named" "$(json_func_maps "$T/j1" faults pf_touch_fresh_pages)" "[anon]"
+check_eq "anon: all minor" "$(json_get "$T/j1" "sum(e['major'] for e in d['faults'])")" 0
+check_eq "anon: user stack goes back to main" \
+	"$(json_get "$T/j1" "[e['user_stack'][-2] for e in d['faults'] if e['user_stack'][-1] == 'pf_touch_fresh_pages'][0]")" main
+check_eq "anon: user-mode faults have no kernel stack" \
+	"$(json_get "$T/j1" "[len(e['kernel_stack']) for e in d['faults'] if e['user_stack'][-1] == 'pf_touch_fresh_pages'][0]")" 0
+check_eq "anon: no loss, every counted fault seen" "$(json_get "$T/j1" "sum(d['losses'].values())")" 0
+check_eq "anon: per-thread events with -p" "$(json_get "$T/j1" "d['events']")" per-thread
+check_grep "anon: the early stop is said on stderr" 'every traced process has exited' "$T/e1"
+
+# 2. Each kind of mapping is named, from /proc/PID/maps read while the
+#    process lived (it has exited by the time of the report)
+start_wl pf_toucher 300 5000 heap
+pf_run "$T/j2h" "$T/e2h" -p "$WL_PID" -j -d 20
+check_range "heap: faults" "$(json_func "$T/j2h" faults pf_touch_fresh_pages)" 300 330
+check_eq "heap: the mapping is [heap]" "$(json_func_maps "$T/j2h" faults pf_touch_fresh_pages)" "[heap]"
+start_wl pf_toucher 300 5000 file
+pf_run "$T/j2f" "$T/e2f" -p "$WL_PID" -j -d 20
+check_range "file: faults" "$(json_func "$T/j2f" faults pf_touch_fresh_pages)" 300 330
+check_eq "file: the mapping is the file's path" \
+	"$(json_func_maps "$T/j2f" faults pf_touch_fresh_pages)" "${TMPDIR:-/tmp}/pf_toucher.data"
+
+# 3. Major faults: the file dropped from the page cache, no read-ahead
+start_wl pf_toucher 200 5000 major
+pf_run "$T/j3" "$T/e3" -p "$WL_PID" -j -d 20
+check_range "major: major faults in pf_touch_fresh_pages" \
+	"$(json_get "$T/j3" "sum(e['major'] for e in d['faults'] if e['user_stack'][-1] == 'pf_touch_fresh_pages')")" 200 220
+check_eq "major: totals agree" "$(json_get "$T/j3" "d['totals']['major'] >= 200")" True
+
+# 4. Faults taken in kernel mode (read(2) into fresh pages): the kernel
+#    stack is there, after the user frames, in folded output
+start_wl pf_toucher 400 5000 read
+pf_run "$T/f4" "$T/e4" -p "$WL_PID" -f -d 20
+check_range "read: kernel-mode faults under pf_touch_fresh_pages" \
+	"$(folded_sum ';pf_touch_fresh_pages;.*_\[k\] [0-9]+$' "$T/f4")" 400 440
+check_grep "read: the kernel stack names the read path" '^pf_toucher;.*pf_touch_fresh_pages;.*(vfs_read|filemap_read)_\[k\];' "$T/f4"
+check "folded: user frames come before kernel frames" awk '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); k = 0
+	for (i = 2; i <= n; i++) { if (f[i] ~ /_\[k\]$/) k = 1; else if (k) exit 1 } }' "$T/f4"
+check "folded: lines are 'stack value' with unique stacks" \
+	awk 'NF < 2 || $NF !~ /^[0-9]+$/ { exit 1 } { sub(/ [0-9]+$/, ""); if (seen[$0]++) exit 1 }' "$T/f4"
+check_nogrep "folded: no frame of the tracing machinery" 'bpf_prog|bpf_trace_run|perf_swevent|__perf_event_overflow' "$T/f4"
+check_nogrep "folded: stdout holds only folded lines" 'VmLck|Memory locking' "$T/f4"
+check_grep "folded: the locking state goes to stderr" 'VmLck 0 kB: memory is not locked' "$T/e4"
+
+# 5. --warmup: the 200 pages touched at once are warm-up, the 300 touched
+#    2.5 s later are violations
+start_wl pf_toucher 300 5000 anon 200 2500
+pf_run "$T/j5" "$T/e5" -p "$WL_PID" -j -d 20 --warmup 1.5
+check_range "warmup: pf_warmup_touch is in the warm-up" "$(json_func "$T/j5" warmup_faults pf_warmup_touch)" 200 220
+check_eq "warmup: pf_warmup_touch is not a violation" "$(json_func "$T/j5" faults pf_warmup_touch)" 0
+check_range "warmup: pf_touch_fresh_pages is a violation" "$(json_func "$T/j5" faults pf_touch_fresh_pages)" 300 330
+check_eq "warmup: pf_touch_fresh_pages is not in the warm-up" "$(json_func "$T/j5" warmup_faults pf_touch_fresh_pages)" 0
+check_eq "warmup: totals split" "$(json_get "$T/j5" "d['totals']['warmup_faults'] >= 200 and d['totals']['faults'] >= 300")" True
+
+# 6. mlockall + pre-faulting in the warm-up, then a steady loop: 0 faults
+#    after the warm-up, --check exits 0, and the locked state is shown
+start_wl pf_locked 512 2000
+pf_run "$T/p6" "$T/e6" -p "$WL_PID" -d 20 --warmup 1 --check
+check_eq "locked: --check exits 0 (no fault after the warm-up)" "$PF_RC" 0
+check_grep "locked: 0 faults after the warm-up" '^After warm-up: 0 faults' "$T/p6"
+check_grep "locked: the warm-up faults are counted" '^Warm-up \(first 1 s\): (5[1-9][0-9]|[6-9][0-9][0-9]) faults' "$T/p6"
+check_grep "locked: not locked at the start" 'at start: VmLck 0 kB: memory is not locked' "$T/p6"
+check_grep "locked: mlockall in effect at the end" '(at end|last seen).*: VmLck [1-9][0-9]* kB of VmRSS .*mlockall appears to be in effect' "$T/p6"
+check_grep "locked: pf_prefault shown as warm-up" 'pf_prefault' "$T/p6"
+start_wl pf_locked 512 2000
+pf_run "$T/j6" "$T/e6j" -p "$WL_PID" -d 20 --warmup 1 -j
+check_eq "locked JSON: 0 faults after warm-up" "$(json_get "$T/j6" "d['totals']['faults']")" 0
+check_eq "locked JSON: mlockall at end, unlocked at start" \
+	"$(json_get "$T/j6" "(d['targets'][0]['memlock_end']['mlockall'], d['targets'][0]['memlock_start']['locked'])")" "(True, False)"
+
+# 7. --check exits 1 when a fault came after the warm-up
+start_wl pf_toucher 50
+pf_run "$T/p7" "$T/e7" -p "$WL_PID" -d 20 --check
+check_eq "--check exits 1 when faults were recorded" "$PF_RC" 1
+check_grep "--check: the report names the function" 'pf_touch_fresh_pages' "$T/p7"
+
+# 8. -p excludes other processes, with per-thread and per-CPU events
+start_wl pf_toucher 500 5000
+p1=$WL_PID
+start_wl pf_toucher 500 5000
+p2=$WL_PID
+"$PF" -p "$p1" -f -d 20 --per-cpu >"$T/f8" 2>"$T/e8" &
+tp=$!
+for i in $(seq 1 600); do grep -q 'tracing page faults' "$T/e8" && break; sleep 0.05; done
+kill -USR1 "$p1" "$p2"; wait "$tp"; wait_wl
+check_grep "per-cpu: said on stderr" 'per-CPU events' "$T/e8"
+check_range "per-cpu -p: one of two identical processes counted" \
+	"$(folded_sum 'pf_touch_fresh_pages' "$T/f8")" 500 550
+n_other=$(grep -vc "^pf_toucher;" "$T/f8")
+check_eq "per-cpu -p: no other process" "$n_other" 0
+
+# 9. -t: one thread; threads created later are followed with -p
+start_wl pf_toucher 300
+pf_run "$T/f9" "$T/e9" -t "$WL_PID" -f -d 20
+check_range "-t: the thread's faults" "$(folded_sum 'pf_touch_fresh_pages' "$T/f9")" 300 330
+start_wl offcpu_blocker 2 10 300
+pf_run "$T/f9b" "$T/e9b" -p "$WL_PID" -f -d 20
+check_grep "-p: a thread created after the start is followed" '^ocpu_blocker;' "$T/f9b"
+
+# 10. Bad input: exit 2 with a message naming the culprit
+for args in "-p 12abc" "-p -5" "-p 99999999999" "-p 4194303" "-t 4194303" "-d 0" \
+	"-d abc" "--warmup abc" "--warmup 0" "--warmup 5 -d 3" "-f -j" "--bogus" \
+	"--stack-storage-size 0" "--max-entries 1x" "extra"; do
+	eval "set -- $args"
+	check_rc "bad input '$args' exits 2" 2 "$PF" "$@"
+	[ -s "$T/rc.err" ] || fail "bad input '$args' says nothing on stderr"
+done
+check_rc "--warmup not shorter than -d exits 2" 2 "$PF" --warmup 5 -d 3
+check_grep "--warmup not shorter than -d: both named" '--warmup 5 .*-d 3' "$T/rc.err"
+check_rc "-h prints help" 0 "$PF" -h
+check_grep "-h: USAGE and EXAMPLES" 'EXAMPLES' "$T/rc.out"
+
+# 11. Environment: no BTF -> exit 3 naming it
+check_rc "no kernel BTF exits 3" 3 env SUITE_BTF_PATH=/nonexistent "$PF" -d 1
+check_grep "the missing BTF is named" 'BTF' "$T/rc.err"

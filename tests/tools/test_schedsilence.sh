@@ -1,0 +1,133 @@
+# schedsilence against a workload whose intrusions are known in advance:
+# "ss_spinner" spins pinned on the watched CPU, "ss_intruder" (pinned there
+# too) wakes up once on SIGUSR1 and then N times from nanosleep: N + 1
+# switch-ins.  No CPU here is isolated, so every run ends NOT SILENT;
+# silence itself is proven by the unit test on recorded streams.
+SS=$ROOT/schedsilence
+CPU=1
+N=20
+
+# run_ss OUT ERR ARGS...: starts silence_pinned, runs schedsilence in the
+# background, lets the intruder go once it is attached, waits; leaves its
+# exit status in $SS_RC and the thread ids in $SPIN_TID / $INTR_TID
+run_ss() {
+	local out=$1 err=$2 i; shift 2
+	start_wl silence_pinned $CPU $N 10 60000
+	read -r WL_PID SPIN_TID INTR_TID <"$WL_OUT"
+	"$SS" "$@" >"$out" 2>"$err" &
+	local sp=$!
+	for i in $(seq 1 600); do
+		grep -q 'watching CPU' "$err" && break
+		kill -0 "$sp" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -USR1 "$WL_PID"
+	wait "$sp"; SS_RC=$?
+	kill "$WL_PID" 2>/dev/null
+	wait_wl
+}
+
+intr_count() {	# FILE: count of the ss_intruder task row
+	json_get "$1" "sum(r['count'] for r in d['intruders'] if r['kind']=='task' and r['name']=='ss_intruder')"
+}
+
+# 1. The intruder is named with N + 1 switch-ins, the spinner is allowed
+run_ss "$T/j1" "$T/e1" -C $CPU -d 2 --allow-comm ss_spinner -j
+check_eq "not silent: exit 1" "$SS_RC" 1
+check "JSON parses" json_ok "$T/j1"
+c=$(intr_count "$T/j1")
+if [ "$c" -ge $((N + 1)) ] && [ "$c" -le $((N + 3)) ]; then pass "ss_intruder switched in $c times (N + 1 = $((N + 1)), +2 for preemptions)"
+else fail "ss_intruder switched in '$c' times, want $((N + 1))..$((N + 3))"; fi
+check_eq "ss_intruder carries its pid and is a user task" \
+	"$(json_get "$T/j1" "[(r['pid'], r['kernel_thread']) for r in d['intruders'] if r['name']=='ss_intruder'][0]")" \
+	"($INTR_TID, False)"
+check_eq "the allowed spinner is not listed" \
+	"$(json_get "$T/j1" "len([r for r in d['intruders'] if r['name']=='ss_spinner'])")" 0
+check_eq "the verdict says not silent" "$(json_get "$T/j1" "d['silent']")" False
+check_eq "the verdict counts every row" \
+	"$(json_get "$T/j1" "d['verdicts'][0]['events'] == sum(r['count'] for r in d['intruders'])")" True
+w=$(json_get "$T/j1" "sum(r['count'] for r in d['intruders'] if r['kind']=='hrtimer' and r['name']=='hrtimer_wakeup')")
+check_ge "its N sleeps expire on the CPU as hrtimer_wakeup" "$w" $N
+ticks=$(json_get "$T/j1" "d['verdicts'][0]['timer_ticks']")
+loc=$(json_get "$T/j1" "d['verdicts'][0]['loc_delta']")
+check_ge "timer ticks are counted" "$ticks" 1
+check "timer ticks match /proc/interrupts LOC over the same window ($ticks vs $loc, +-2)" \
+	awk -v a="$ticks" -v b="$loc" 'BEGIN { d = a - b; exit !(b > 0 && d <= 2 && d >= -2) }'
+res=$(json_get "$T/j1" "sum(r['count'] for r in d['intruders'] if r['name']=='reschedule')")
+resd=$(json_get "$T/j1" "sum(x['delta'] for x in d['interrupts_delta']['$CPU'] if x['irq']=='RES')")
+check "reschedule IPIs match /proc/interrupts RES ($res vs $resd, +-2)" \
+	awk -v a="$res" -v b="$resd" 'BEGIN { d = a - b; exit !(d <= 2 && d >= -2) }'
+check_eq "the spinner's context switches are corroborated from /proc" \
+	"$(json_get "$T/j1" "[(a['tid'], a['comm'], a['exited']) for a in d['allowed']]")" \
+	"[($SPIN_TID, 'ss_spinner', False)]"
+check_eq "the configuration is read (isolated CPUs)" \
+	"$(json_get "$T/j1" "d['config']['isolated']")" "$(cat /sys/devices/system/cpu/isolated)"
+check_grep "the fix for a user task names taskset and its pid" \
+	"$(printf 'taskset -apc CPUS %s' "$INTR_TID")" "$T/j1"
+check_eq "no event lost" "$(json_get "$T/j1" "sum(d['losses'].values())")" 0
+check_eq "schedsilence did not run on the watched CPU" \
+	"$(json_get "$T/j1" "len([r for r in d['intruders'] if r['name']=='schedsilence'])")" 0
+
+# 2. Plain output, the spinner allowed by tid
+run_ss "$T/p2" "$T/e2" -C $CPU -d 2 --allow-tid "$SPIN_TID"
+check_eq "plain: exit 1" "$SS_RC" 1
+check_grep "plain: the verdict line" \
+	"^cpu $CPU: NOT SILENT: [0-9]+ events from [0-9]+ intruders in 2\\.[0-9] s\$" "$T/p2"
+check_grep "plain: the intruder row" "^$CPU +task +ss_intruder +$INTR_TID +2[1-3] " "$T/p2"
+check_grep "plain: timer ticks have a row" "^$CPU +timer_tick +local_timer " "$T/p2"
+check_nogrep "plain: --allow-tid keeps the spinner out" "ss_spinner +$SPIN_TID" "$T/p2"
+check_grep "plain: /proc/interrupts corroboration" "^  LOC +\\+[0-9]+ +Local timer interrupts" "$T/p2"
+check_grep "plain: the allowed thread's context switches" "^  ss_spinner +tid $SPIN_TID +\\+[0-9]+ voluntary" "$T/p2"
+check_grep "plain: the tick fix is checked against this kernel" "CONFIG_NO_HZ_FULL" "$T/p2"
+check_grep "plain: the configuration line" "^Configuration: isolated=" "$T/p2"
+
+# 3. Without --allow, the spinner itself is an intruder (running at the start)
+run_ss "$T/j3" "$T/e3" -C $CPU -d 1 -j
+check_eq "not allowed: the spinner is listed" \
+	"$(json_get "$T/j3" "len([r for r in d['intruders'] if r['name']=='ss_spinner' and r['pid']==$SPIN_TID])")" 1
+
+# 4. --timeline: the first events, in time order, with wall-clock stamps
+run_ss "$T/j4" "$T/e4" -C $CPU -d 1 --allow-comm ss_spinner --timeline 5 -j
+check_eq "--timeline 5 keeps 5 events" "$(json_get "$T/j4" "len(d['timeline'])")" 5
+check_eq "the timeline is in time order" \
+	"$(json_get "$T/j4" "all(a['mono_ns'] <= b['mono_ns'] for a, b in zip(d['timeline'], d['timeline'][1:]))")" True
+check_eq "the timeline starts in the window" \
+	"$(json_get "$T/j4" "d['timeline'][0]['mono_ns'] >= d['start_mono_ns']")" True
+check_grep "timeline entries carry a wall clock" '"wall":"20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z"' "$T/j4"
+check_eq "the rest is counted, not kept" "$(json_get "$T/j4" "d['timeline_not_kept'] > 0")" True
+
+# 5. The raw_tp fallback gives the same answer
+export SUITE_FORCE_RAW_TP=1
+run_ss "$T/j5" "$T/e5" -C $CPU -d 2 --allow-comm ss_spinner -j -v
+unset SUITE_FORCE_RAW_TP
+check_grep "raw_tp flavour was used" 'using raw_tp tracepoints' "$T/e5"
+check_eq "raw_tp: exit 1" "$SS_RC" 1
+c=$(intr_count "$T/j5")
+if [ "$c" -ge $((N + 1)) ] && [ "$c" -le $((N + 3)) ]; then pass "raw_tp: ss_intruder switched in $c times"
+else fail "raw_tp: ss_intruder switched in '$c' times, want $((N + 1))..$((N + 3))"; fi
+
+# 6. Bad input: exit 2, naming the culprit
+for args in "" "-d 1" "-C 999" "-C ''" "-C 1-0" "-C abc" "-C 1 -d 0" "-C 1 -d x" \
+	"-C 1 --allow-tid 4194303" "-C 1 --allow-tid 12abc" "-C 1 --allow-comm ''" \
+	"-C 1 --allow-comm a,,b" "-C 1 --allow-comm abcdefghijklmnopq" "-C 1 --timeline -1" \
+	"-C 1 --timeline 5x" "-C 1 -p 1" "-C 1 -f" "-C 1 extra" "-C 1 --bogus"; do
+	eval "set -- $args"
+	check_rc "bad input '$args' exits 2" 2 "$SS" "$@"
+	[ -s "$T/rc.err" ] || fail "bad input '$args' says nothing on stderr"
+done
+echo 0 >"$T/online"
+check_rc "an offline CPU exits 2" 2 env SUITE_CPU_ONLINE="$T/online" "$SS" -C 1 -d 1
+check_grep "the offline CPU is named" 'CPU 1 does not exist or is offline' "$T/rc.err"
+check_rc "no -C exits 2" 2 "$SS" -d 1
+check_grep "the missing -C is named" '-C/--cpu LIST is required' "$T/rc.err"
+
+# 7. The machine cannot trace: exit 3
+check_rc "no kernel BTF exits 3" 3 env SUITE_BTF_PATH=/nonexistent "$SS" -C 1 -d 1
+check_grep "the missing BTF is named" 'BTF' "$T/rc.err"
+
+# 8. Help, closed pipe
+"$SS" --help >"$T/h" 2>&1
+check_grep "--help has a USAGE line" '^USAGE: schedsilence -C LIST' "$T/h"
+check_grep "--help has EXAMPLES" '^EXAMPLES:' "$T/h"
+"$SS" -C $CPU -d 1 2>"$T/e8" | head -c 1 >/dev/null
+check_nogrep "a closed pipe ends quietly" 'Broken pipe|write error|polling failed' "$T/e8"

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* pf_toucher PAGES [DELAY_MS] [MODE] [WARM_PAGES] [GAP_MS] [HOLD_MS]
+ * Prints its pid, then waits DELAY_MS (default 5000; SIGUSR1 ends the
+ * wait at once).  Then it touches WARM_PAGES fresh pages in
+ * pf_warmup_touch(), waits GAP_MS, and touches PAGES fresh pages in
+ * pf_touch_fresh_pages(): one page fault per page.  It stays HOLD_MS
+ * (default 300) and exits.
+ * MODE, where the fresh pages are:
+ *   anon  an anonymous mapping (default)
+ *   heap  the heap, grown with sbrk
+ *   file  a private writable mapping of a file in the page cache
+ *         (named pf_toucher.data, in $TMPDIR or /tmp): minor faults
+ *   major the same file dropped from the page cache first, read at random
+ *         (no read-ahead): one major fault per page
+ *   read  an anonymous mapping filled by read(2) from that file: the
+ *         faults are taken in kernel mode, inside the system call
+ * Transparent huge pages are turned off on the range so that every page
+ * is a fault of its own. */
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include "wl.h"
+
+#define PAGE 4096L
+
+/* A call makes the touching functions non-leaf, so that they set up a
+ * frame pointer and the unwinder sees their caller */
+NOINLINE void pf_keep(long v)
+{
+	__asm__ volatile("" : : "r"(v));
+}
+
+static char file_path[256];
+static int read_fd = -1;
+
+NOINLINE void pf_warmup_touch(volatile char *p, long pages)
+{
+	for (long i = 0; i < pages; i++)
+		p[i * PAGE] = 1;
+	pf_keep(pages);
+}
+
+NOINLINE long pf_touch_fresh_pages(volatile char *p, long pages, int write)
+{
+	long sum = 0;
+
+	if (read_fd >= 0) {
+		/* in this frame, so that the user stack shows this function */
+		sum = wl_syscall4(SYS_pread64, read_fd, (long)p, pages * PAGE, 0);
+		pf_keep(sum);
+		return sum;
+	}
+	for (long i = 0; i < pages; i++) {
+		if (write)
+			p[i * PAGE] = 2;
+		else
+			sum += p[i * PAGE];
+	}
+	pf_keep(sum);
+	return sum;
+}
+
+static char *file_region(long pages, int drop, int keep_fd)
+{
+	const char *dir = getenv("TMPDIR");
+	char buf[PAGE];
+	char *p;
+	int fd;
+
+	snprintf(file_path, sizeof(file_path), "%s/pf_toucher.data", dir && *dir ? dir : "/tmp");
+	fd = open(file_path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0) {
+		perror(file_path);
+		exit(1);
+	}
+	memset(buf, 'x', sizeof(buf));
+	for (long i = 0; i < pages; i++)
+		if (write(fd, buf, sizeof(buf)) != sizeof(buf)) {
+			perror("write");
+			exit(1);
+		}
+	fsync(fd);
+	if (keep_fd) {
+		read_fd = fd;
+		return NULL;
+	}
+	if (drop)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	p = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	if (drop)
+		madvise(p, pages * PAGE, MADV_RANDOM);
+	return p;
+}
+
+static char *anon_region(long pages)
+{
+	char *p = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	madvise(p, pages * PAGE, MADV_NOHUGEPAGE);
+	return p;
+}
+
+static char *heap_region(long pages)
+{
+	char *cur = sbrk(0), *p;
+
+	/* page-align the break, then grow it */
+	sbrk(PAGE - ((unsigned long)cur & (PAGE - 1)));
+	p = sbrk(pages * PAGE);
+	if (p == (void *)-1) {
+		perror("sbrk");
+		exit(1);
+	}
+	madvise(p, pages * PAGE, MADV_NOHUGEPAGE);
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	long pages = wl_arg(argc, argv, 1, 256);
+	long delay = wl_arg(argc, argv, 2, 5000);
+	const char *mode = argc > 3 ? argv[3] : "anon";
+	long warm = wl_arg(argc, argv, 4, 0);
+	long gap = wl_arg(argc, argv, 5, 0);
+	long hold = wl_arg(argc, argv, 6, 300);
+	struct timespec ts = { delay / 1000, (delay % 1000) * 1000000L };
+	char *region, *warm_region = NULL;
+	sigset_t set;
+
+	wl_name("pf_toucher");
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	if (!strcmp(mode, "heap"))
+		region = heap_region(pages);
+	else if (!strcmp(mode, "file"))
+		region = file_region(pages, 0, 0);
+	else if (!strcmp(mode, "major"))
+		region = file_region(pages, 1, 0);
+	else
+		region = anon_region(pages);
+	if (!strcmp(mode, "read"))
+		file_region(pages, 0, 1);
+	if (warm)
+		warm_region = anon_region(warm);
+	wl_ready();
+	sigtimedwait(&set, NULL, &ts);
+
+	if (warm)
+		pf_warmup_touch(warm_region, warm);
+	if (gap)
+		wl_delay_ms(gap);
+	pf_touch_fresh_pages(region, pages, strcmp(mode, "major") != 0);
+	wl_delay_ms(hold);
+	if (file_path[0])
+		unlink(file_path);
+	return 0;
+}

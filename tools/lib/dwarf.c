@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* DWARF unwinding of user-stack samples (bpf/ustack.h) with libdw's
+ * frame API: the registers and the stack copy taken in BPF stand in for
+ * the live thread.  One Dwfl per process (modules from /proc/PID/maps);
+ * libdw keeps each module's CFI once loaded. */
+#include <linux/types.h>
+#include "dwarf.h"
+#include "common.h"
+
+#include <elfutils/libdwfl.h>
+#include <dwarf.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct proc {
+	__u32 pid;
+	Dwfl *dwfl;
+	bool attached;
+	/* the sample being unwound, and what went wrong reading it */
+	const struct ustack_sample *cur;
+	bool out_of_copy;
+	struct proc *next;
+};
+
+#define PROC_BUCKETS 1024
+#define PENDING_BUCKETS 4096
+#define DW_MAX_FRAMES 127
+
+/* unwound stacks, interned: identical ones share an id */
+struct dstack {
+	__u64 hash;
+	int n;
+	enum dwunw_end end;
+	__u64 *ips;
+};
+
+struct pending {
+	__u64 seq;
+	int id;
+	struct pending *next;
+};
+
+struct dwunw {
+	struct proc *buckets[PROC_BUCKETS];
+	struct dwunw_stats st;
+	struct dstack *stacks;
+	int nstacks, capstacks;
+	int *index;		/* open addressing over stacks, -1 empty */
+	size_t index_cap;
+	struct pending *pend[PENDING_BUCKETS];
+};
+
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks proc_callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &debuginfo_path,
+};
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct proc *p = arg;
+
+	if (*thread_argp)
+		return 0;
+	*thread_argp = p;
+	return p->cur ? (pid_t)p->cur->tid : 0;
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	struct proc *p = arg;
+
+	*thread_argp = p;
+	return p->cur && (pid_t)p->cur->tid == tid;
+}
+
+/* Only the stack copy is memory: anything else ends the walk */
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct proc *p = arg;
+	const struct ustack_sample *s = p->cur;
+	__u64 sp = s->regs[USTACK_SP];
+
+	if (addr < sp || addr + sizeof(*result) > sp + s->len || addr + sizeof(*result) < addr) {
+		p->out_of_copy = true;
+		return false;
+	}
+	memcpy(result, s->stack + (addr - sp), sizeof(*result));
+	return true;
+}
+
+static bool set_regs(Dwfl_Thread *thread, void *arg)
+{
+	struct proc *p = arg;
+	const __u64 *r = p->cur->regs;
+#if defined(__x86_64__)
+	/* DWARF numbers: 3 rbx, 6 rbp, 7 rsp, 12-15 r12-r15, 16 rip */
+	static const int num[USTACK_REGS] = { 16, 7, 6, 3, 12, 13, 14, 15 };
+#elif defined(__aarch64__)
+	/* x29 fp, x30 lr, x19-x22; 31 sp; pc apart */
+	static const int num[USTACK_REGS] = { -1, 31, 29, 30, 19, 20, 21, 22 };
+#else
+	static const int num[USTACK_REGS] = { -1, -1, -1, -1, -1, -1, -1, -1 };
+#endif
+
+	for (int i = 0; i < USTACK_REGS; i++) {
+		Dwarf_Word w = r[i];
+
+		if (num[i] >= 0 && !dwfl_thread_state_registers(thread, num[i], 1, &w))
+			return false;
+	}
+	dwfl_thread_state_register_pc(thread, r[USTACK_IP]);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_regs,
+};
+
+static void proc_drop_dwfl(struct proc *p)
+{
+	if (p->dwfl)
+		dwfl_end(p->dwfl);
+	p->dwfl = NULL;
+	p->attached = false;
+}
+
+static bool proc_load(struct proc *p)
+{
+	proc_drop_dwfl(p);
+	p->dwfl = dwfl_begin(&proc_callbacks);
+	if (!p->dwfl)
+		return false;
+	dwfl_report_begin(p->dwfl);
+	if (dwfl_linux_proc_report(p->dwfl, p->pid) ||
+	    dwfl_report_end(p->dwfl, NULL, NULL)) {
+		proc_drop_dwfl(p);
+		return false;
+	}
+	p->attached = dwfl_attach_state(p->dwfl, NULL, p->pid, &thread_callbacks, p);
+	if (!p->attached) {
+		proc_drop_dwfl(p);
+		return false;
+	}
+	return true;
+}
+
+static struct proc *proc_get(struct dwunw *u, __u32 pid)
+{
+	struct proc **b = &u->buckets[pid % PROC_BUCKETS], *p;
+
+	for (p = *b; p; p = p->next)
+		if (p->pid == pid)
+			return p;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	p->next = *b;
+	*b = p;
+	return p;
+}
+
+struct dwunw *dwunw_new(void)
+{
+	struct dwunw *u = calloc(1, sizeof(*u));
+
+	if (!u) {
+		msg_warn("out of memory");
+		exit(EXIT_UNSUPPORTED);
+	}
+	return u;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p) {
+		msg_warn("out of memory");
+		exit(EXIT_UNSUPPORTED);
+	}
+	return p;
+}
+
+static __u64 stack_hash(const __u64 *ips, int n, enum dwunw_end end)
+{
+	__u64 h = 1469598103934665603ULL ^ (__u64)end;
+
+	for (int i = 0; i < n; i++) {
+		h ^= ips[i];
+		h *= 1099511628211ULL;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+static int stack_intern(struct dwunw *u, const __u64 *ips, int n, enum dwunw_end end)
+{
+	__u64 h = stack_hash(ips, n, end);
+	size_t i;
+
+	if (2 * (size_t)(u->nstacks + 1) > u->index_cap) {
+		size_t cap = u->index_cap ? u->index_cap * 2 : 1024;
+		int *idx = xrealloc(NULL, cap * sizeof(int));
+
+		memset(idx, -1, cap * sizeof(int));
+		for (int k = 0; k < u->nstacks; k++) {
+			for (i = u->stacks[k].hash & (cap - 1); idx[i] >= 0; i = (i + 1) & (cap - 1))
+				;
+			idx[i] = k;
+		}
+		free(u->index);
+		u->index = idx;
+		u->index_cap = cap;
+	}
+	for (i = h & (u->index_cap - 1); u->index[i] >= 0; i = (i + 1) & (u->index_cap - 1)) {
+		struct dstack *d = &u->stacks[u->index[i]];
+
+		if (d->hash == h && d->n == n && d->end == end &&
+		    !memcmp(d->ips, ips, n * sizeof(*ips)))
+			return u->index[i];
+	}
+	if (u->nstacks == u->capstacks) {
+		u->capstacks = u->capstacks ? u->capstacks * 2 : 256;
+		u->stacks = xrealloc(u->stacks, u->capstacks * sizeof(*u->stacks));
+	}
+	u->stacks[u->nstacks] = (struct dstack){
+		.hash = h, .n = n, .end = end,
+		.ips = xrealloc(NULL, (n ? n : 1) * sizeof(*ips)),
+	};
+	memcpy(u->stacks[u->nstacks].ips, ips, n * sizeof(*ips));
+	u->index[i] = u->nstacks;
+	return u->nstacks++;
+}
+
+int dwunw_add_sample(struct dwunw *u, const struct ustack_sample *s)
+{
+	__u64 ips[DW_MAX_FRAMES];
+	enum dwunw_end end;
+	int n = dwunw_unwind(u, s, ips, DW_MAX_FRAMES, &end);
+	int id = stack_intern(u, ips, n, end);
+	struct pending *p = xrealloc(NULL, sizeof(*p));
+
+	p->seq = s->seq;
+	p->id = id;
+	p->next = u->pend[s->seq % PENDING_BUCKETS];
+	u->pend[s->seq % PENDING_BUCKETS] = p;
+	return id;
+}
+
+static int pending_find(struct dwunw *u, __u64 seq, bool take)
+{
+	struct pending **pp = &u->pend[seq % PENDING_BUCKETS], *p;
+
+	for (; (p = *pp); pp = &p->next) {
+		int id = p->id;
+
+		if (p->seq != seq)
+			continue;
+		if (take) {
+			*pp = p->next;
+			free(p);
+		}
+		return id;
+	}
+	return -1;
+}
+
+int dwunw_take(struct dwunw *u, __u64 seq)
+{
+	return pending_find(u, seq, true);
+}
+
+int dwunw_peek(struct dwunw *u, __u64 seq)
+{
+	return pending_find(u, seq, false);
+}
+
+const __u64 *dwunw_stack(const struct dwunw *u, int id, int *n, enum dwunw_end *end)
+{
+	if (id < 0 || id >= u->nstacks) {
+		*n = 0;
+		*end = DWUNW_NO_PROCESS;
+		return NULL;
+	}
+	*n = u->stacks[id].n;
+	*end = u->stacks[id].end;
+	return u->stacks[id].ips;
+}
+
+void dwunw_free(struct dwunw *u)
+{
+	if (!u)
+		return;
+	for (int i = 0; i < PROC_BUCKETS; i++) {
+		struct proc *p = u->buckets[i], *n;
+
+		for (; p; p = n) {
+			n = p->next;
+			proc_drop_dwfl(p);
+			free(p);
+		}
+	}
+	for (int i = 0; i < PENDING_BUCKETS; i++) {
+		struct pending *p = u->pend[i], *n;
+
+		for (; p; p = n) {
+			n = p->next;
+			free(p);
+		}
+	}
+	for (int i = 0; i < u->nstacks; i++)
+		free(u->stacks[i].ips);
+	free(u->stacks);
+	free(u->index);
+	free(u);
+}
+
+void dwunw_forget(struct dwunw *u, __u32 pid)
+{
+	struct proc *p = proc_get(u, pid);
+
+	if (p)
+		proc_drop_dwfl(p);
+}
+
+struct walk {
+	__u64 *ips;
+	int n, max;
+};
+
+static int on_frame(Dwfl_Frame *state, void *arg)
+{
+	struct walk *w = arg;
+	Dwarf_Addr pc;
+	bool activation;
+
+	if (!dwfl_frame_pc(state, &pc, &activation) || !pc)
+		return DWARF_CB_ABORT;
+	if (w->n >= w->max)
+		return DWARF_CB_ABORT;
+	/* like frame-pointer stacks: the leaf is exact, the others are
+	 * return addresses (the symbolizer looks them up at pc - 1) */
+	w->ips[w->n++] = pc;
+	return DWARF_CB_OK;
+}
+
+int dwunw_unwind(struct dwunw *u, const struct ustack_sample *s, __u64 *ips,
+		 int max, enum dwunw_end *end)
+{
+	struct walk w = { ips, 0, max };
+	struct proc *p = proc_get(u, s->tgid);
+	int rc;
+
+	*end = DWUNW_NO_PROCESS;
+	u->st.samples++;
+	if (!p || (!p->dwfl && !proc_load(p))) {
+		/* gone before we could read its maps: the leaf is still known */
+		ips[0] = s->regs[USTACK_IP];
+		u->st.no_process++;
+		return max > 0 && ips[0] ? 1 : 0;
+	}
+	/* a library loaded since the maps were read: read them again */
+	if (!dwfl_addrmodule(p->dwfl, s->regs[USTACK_IP]))
+		proc_load(p);
+	if (!p->dwfl) {
+		ips[0] = s->regs[USTACK_IP];
+		u->st.no_process++;
+		return max > 0 && ips[0] ? 1 : 0;
+	}
+	p->cur = s;
+	p->out_of_copy = false;
+	rc = dwfl_getthread_frames(p->dwfl, s->tid, on_frame, &w);
+	p->cur = NULL;
+	/* a read beyond the copy ends libdw's walk quietly (rc 0 or -1):
+	 * check it first */
+	if (p->out_of_copy) {
+		*end = DWUNW_COPY_SHORT;
+		u->st.truncated++;
+	} else if (w.n >= max) {
+		*end = DWUNW_TOO_DEEP;
+		u->st.truncated++;
+	} else if (rc == 0) {
+		*end = DWUNW_COMPLETE;
+		u->st.complete++;
+	} else {
+		/* the CFI ran out: the outermost frame (_start, clone3) marks
+		 * its return address undefined, which libdw reports as an
+		 * end without error on most builds, as an error on some */
+		Dwarf_Addr bias;
+		Dwfl_Module *m = w.n ? dwfl_addrmodule(p->dwfl, ips[w.n - 1] - (w.n > 1)) : NULL;
+
+		if (m && (dwfl_module_eh_cfi(m, &bias) || dwfl_module_dwarf_cfi(m, &bias)) &&
+		    w.n > 1) {
+			*end = DWUNW_COMPLETE;
+			u->st.complete++;
+		} else {
+			*end = DWUNW_NO_CFI;
+			u->st.no_cfi++;
+		}
+	}
+	if (!w.n && max > 0) {
+		ips[0] = s->regs[USTACK_IP];
+		w.n = ips[0] ? 1 : 0;
+	}
+	return w.n;
+}
+
+void dwunw_stats(const struct dwunw *u, struct dwunw_stats *st)
+{
+	*st = u->st;
+}
+
+const char *dwunw_end_frame(enum dwunw_end end)
+{
+	switch (end) {
+	case DWUNW_COPY_SHORT:
+		return "[truncated: stack copy too short]";
+	case DWUNW_NO_CFI:
+		return "[truncated: no unwind info]";
+	case DWUNW_TOO_DEEP:
+		return "[truncated: too deep]";
+	case DWUNW_NO_PROCESS:
+		return "[truncated: process gone]";
+	default:
+		return NULL;
+	}
+}
+
+void dwunw_report(const struct dwunw *u)
+{
+	const struct dwunw_stats *st = &u->st;
+	__u64 bad = st->samples - st->complete;
+
+	if (!bad)
+		return;
+	msg_warn("--dwarf: %llu of %llu user stacks could not be unwound to the "
+		 "end (%llu stack copy too short: raise --stack-copy-size; "
+		 "%llu without unwind info; %llu process gone); they end in a "
+		 "[truncated: ...] frame",
+		 (unsigned long long)bad, (unsigned long long)st->samples,
+		 (unsigned long long)st->truncated, (unsigned long long)st->no_cfi,
+		 (unsigned long long)st->no_process);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Perf events that carry a BPF program (SEC("perf_event")): one per
+ * online CPU, or one per thread (cpu -1; with attr.inherit the threads it
+ * creates get a copy).  Events are opened disabled and enabled once the
+ * program is attached, so every counted event ran the program.  Each has
+ * a caller-chosen tag, for summing the kernel's own counts per kind. */
+#ifndef SUITE_PERFEV_H
+#define SUITE_PERFEV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/perf_event.h>
+
+struct bpf_program;
+struct perfev_set;
+
+struct perfev_set *perfev_new(void);
+/* Disables, detaches and closes every event; accepts NULL */
+void perfev_free(struct perfev_set *s);
+
+/* attr on every online CPU (pid -1).  0, or a negative errno (the first
+ * failure; CPUs that went offline are skipped). */
+int perfev_open_cpus(struct perfev_set *s, const struct perf_event_attr *attr,
+		     struct bpf_program *prog, int tag);
+/* attr on thread tid, any CPU; the program reads cookie with
+ * bpf_get_attach_cookie().  0, -ESRCH if the thread is gone, or a
+ * negative errno. */
+int perfev_open_thread(struct perfev_set *s, const struct perf_event_attr *attr,
+		       pid_t tid, struct bpf_program *prog, int tag,
+		       uint64_t cookie);
+
+/* Stop counting (the programs stop running); counts stay readable */
+void perfev_disable(struct perfev_set *s);
+/* Sum of the counts of the events with this tag, inherited copies
+ * included (the kernel folds them into their parent) */
+uint64_t perfev_count(const struct perfev_set *s, int tag);
+size_t perfev_size(const struct perfev_set *s);
+
+/* Raise the soft RLIMIT_NOFILE to the hard one; returns the limit now */
+uint64_t perfev_fd_room(void);
+
+/* Text for a failed perf_event_open (errno), naming what is missing */
+const char *perfev_strerror(int err);
+
+#endif

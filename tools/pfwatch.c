@@ -1,0 +1,967 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* pfwatch: page faults of a process after its warm-up, by thread, user
+ * stack and mapping, with the memory-locking state of the process; and
+ * with --check, the proof that there were none.
+ *
+ * Faults come from the software perf events page-faults-maj and -min
+ * (sample_period 1) carrying a BPF program.  With -p/-t the events are
+ * opened on the target's threads (inherited by the threads they create),
+ * so no other process pays anything; without, one per CPU. */
+#include <argp.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "common.h"
+#include "opts.h"
+#include "run.h"
+#include "json.h"
+#include "stacks.h"
+#include "bpfutil.h"
+#include "perfev.h"
+#include "vmas.h"
+#include "memlock.h"
+#include "announce.h"
+#include "pfwatch.h"
+#include "pfwatch.skel.h"
+
+static struct env {
+	struct common_opts c;
+	double warmup;			/* seconds */
+	bool per_cpu;
+	__u32 stack_storage, max_entries;
+	bool lines;
+} env = {
+	.stack_storage = 16384,
+	.max_entries = 32768,
+};
+
+enum {
+	OPT_WARMUP = OPT_TOOL_BASE,
+	OPT_PER_CPU,
+	OPT_STACK_STORAGE,
+	OPT_MAX_ENTRIES,
+	OPT_LINES,
+};
+
+static const char doc[] =
+"Page faults by thread, user stack and mapping; with --check, the proof\n"
+"that a warmed-up process takes none.\n"
+"\n"
+"USAGE: pfwatch [-p PID | -t TID] [-d SECS] [--warmup SECS] [-f | -j] [--check]\n"
+"\n"
+"EXAMPLES:\n"
+"    pfwatch -p 185                   # faults of process 185 until Ctrl-C\n"
+"    pfwatch -p 185 -d 10 --warmup 3  # faults after the first 3 s only\n"
+"    pfwatch -p 185 -d 10 --check     # exit 1 if process 185 took any fault\n"
+"    pfwatch -t 188 -d 5              # thread 188 only\n"
+"    pfwatch -d 5                     # every process, for 5 seconds\n"
+"    pfwatch -p 185 -f -d 10 > out.folded   # for flamegraph.pl\n"
+"    pfwatch -p 185 -j -d 5           # JSON\n";
+
+static const struct argp_option options[] = {
+	OPTS_HELP_SHORT,
+	OPTS_PID,
+	OPTS_TID,
+	OPTS_DURATION,
+	{ "warmup", OPT_WARMUP, "SECS", 0, "Faults in the first SECS seconds are warm-up: counted "
+	  "apart, not violations (default 0)", 0 },
+	OPTS_FOLDED,
+	OPTS_JSON,
+	OPTS_CHECK("Exit 1 if any fault was recorded after the warm-up"),
+	{ "per-cpu", OPT_PER_CPU, NULL, 0, "With -p/-t, use per-CPU perf events filtered in BPF "
+	  "instead of events on the target's threads", 0 },
+	{ "stack-storage-size", OPT_STACK_STORAGE, "N", 0, "Room for N unique stacks (default 16384)", 0 },
+	{ "max-entries", OPT_MAX_ENTRIES, "N", 0, "Room for N (thread, stack, mapping) entries (default 32768)", 0 },
+	{ "lines", OPT_LINES, NULL, 0, "Show file:line of user frames where debug info exists (slower)", 0 },
+	OPTS_VERBOSE,
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case OPT_WARMUP:
+		env.warmup = opt_seconds("--warmup", arg);
+		break;
+	case OPT_PER_CPU:
+		env.per_cpu = true;
+		break;
+	case OPT_STACK_STORAGE:
+		env.stack_storage = opt_u64("--stack-storage-size", arg, 1, 1 << 24);
+		break;
+	case OPT_MAX_ENTRIES:
+		env.max_entries = opt_u64("--max-entries", arg, 1, 1 << 24);
+		break;
+	case OPT_LINES:
+		env.lines = true;
+		break;
+	default:
+		return common_parse_opt(key, arg, state, &env.c);
+	}
+	return 0;
+}
+
+/* ---- the targets and their memory locking ---- */
+
+struct target {
+	__u32 pid;
+	char comm[TASK_COMM_LEN];
+	struct memlock start, last;
+	bool ended;		/* gone: last is what was seen last */
+};
+
+struct targets {
+	struct target *t;
+	size_t n;
+	__u64 last_refresh_ns;
+};
+
+static void targets_init(struct targets *ts)
+{
+	size_t n = env.c.pids.n + env.c.tids.n;
+
+	ts->t = calloc(n ? n : 1, sizeof(*ts->t));
+	if (!ts->t) {
+		msg_warn("out of memory");
+		exit(EXIT_UNSUPPORTED);
+	}
+	for (size_t i = 0; i < n; i++) {
+		__u32 pid = i < env.c.pids.n ? env.c.pids.ids[i]
+					     : tid_tgid(env.c.tids.ids[i - env.c.pids.n]);
+		bool dup = false;
+
+		for (size_t k = 0; k < ts->n; k++)
+			dup |= ts->t[k].pid == pid;
+		if (!pid || dup)
+			continue;
+		ts->t[ts->n].pid = pid;
+		task_comm(pid, ts->t[ts->n].comm, sizeof(ts->t[ts->n].comm));
+		memlock_read(pid, &ts->t[ts->n].start);
+		ts->t[ts->n].last = ts->t[ts->n].start;
+		ts->n++;
+	}
+}
+
+/* Every 250 ms while tracing, and at the end: the last state seen */
+static void targets_refresh(struct targets *ts, bool final)
+{
+	__u64 now = now_ns();
+
+	if (!final && now - ts->last_refresh_ns < 250000000ull)
+		return;
+	ts->last_refresh_ns = now;
+	for (size_t i = 0; i < ts->n; i++) {
+		struct target *t = &ts->t[i];
+		struct memlock m;
+
+		if (t->ended)
+			continue;
+		if (pid_alive(t->pid) && memlock_read(t->pid, &m))
+			t->last = m;
+		else
+			t->ended = true;
+	}
+}
+
+/* ---- events: processes and mappings to capture while they live ---- */
+
+struct tracer;
+static void relist_threads(struct tracer *tr);
+
+struct ctx {
+	struct tracer *tr;
+	struct ring_buffer *rb;
+	struct stacksym *sym;
+	struct vmas *vmas;
+	struct targets *targets;
+};
+
+static const char *const kind_names[] = {
+	[PF_MAP_UNKNOWN] = "[unknown]",
+	[PF_MAP_ANON] = "[anon]",
+	[PF_MAP_HEAP] = "[heap]",
+	[PF_MAP_STACK] = "[stack]",
+	[PF_MAP_FILE] = "[file]",
+};
+
+static const char *kind_name(unsigned kind)
+{
+	return kind < ARRAY_SIZE(kind_names) ? kind_names[kind] : "[unknown]";
+}
+
+static int on_event(void *vctx, void *data, size_t size)
+{
+	struct ctx *ctx = vctx;
+	const struct announce_event *a = data;
+	const struct pf_event *e = data;
+	char name[PF_NAME_LEN + 16];
+
+	if (size >= sizeof(*a) && a->type == ANNOUNCE_EV_NEW_PROCESS) {
+		stacksym_cache_pid(ctx->sym, a->tgid);
+		vmas_capture(ctx->vmas, a->tgid);
+	} else if (size >= sizeof(*e) && e->type == PF_EV_NEW_VMA) {
+		if (vmas_by_start(ctx->vmas, e->tgid, e->start))
+			return 0;
+		vmas_capture(ctx->vmas, e->tgid);
+		if (vmas_by_start(ctx->vmas, e->tgid, e->start))
+			return 0;
+		/* gone already: what BPF saw */
+		if (e->kind == PF_MAP_FILE && e->name[0])
+			snprintf(name, sizeof(name), "[file %.*s]", PF_NAME_LEN, e->name);
+		else
+			snprintf(name, sizeof(name), "%s", kind_name(e->kind));
+		vmas_add(ctx->vmas, e->tgid, e->start, e->end, name);
+	}
+	return 0;
+}
+
+static int poll_events(void *vctx, int timeout_ms)
+{
+	struct ctx *ctx = vctx;
+	int err = ring_buffer__poll(ctx->rb, timeout_ms);
+
+	targets_refresh(ctx->targets, false);
+	relist_threads(ctx->tr);
+	return err < 0 ? err : 0;
+}
+
+/* ---- perf events ---- */
+
+enum { TAG_MAJOR, TAG_MINOR };
+
+static void fault_attr(struct perf_event_attr *a, bool major, bool inherit)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = major ? PERF_COUNT_SW_PAGE_FAULTS_MAJ : PERF_COUNT_SW_PAGE_FAULTS_MIN;
+	a->sample_period = 1;
+	a->sample_type = PERF_SAMPLE_ADDR;
+	/* -p: threads created later are followed, child processes not */
+	a->inherit = inherit;
+	a->inherit_thread = inherit;
+}
+
+static int open_thread(struct pfwatch_bpf *skel, struct perfev_set *s,
+		       __u32 tid, bool inherit)
+{
+	struct perf_event_attr a;
+	int err;
+
+	fault_attr(&a, true, inherit);
+	err = perfev_open_thread(s, &a, tid, skel->progs.pf_major, TAG_MAJOR, tid);
+	if (err)
+		return err;
+	fault_attr(&a, false, inherit);
+	return perfev_open_thread(s, &a, tid, skel->progs.pf_minor, TAG_MINOR, tid);
+}
+
+/* Threads of pid not in done; -1 if the process is gone */
+static int list_threads(__u32 pid, const struct id_list *done, struct id_list *out)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%u/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		char *end;
+		unsigned long tid = strtoul(d->d_name, &end, 10);
+
+		if (*end || !tid || id_list_has(done, (uint32_t)tid))
+			continue;
+		id_list_add(out, (uint32_t)tid);
+	}
+	closedir(dir);
+	return 0;
+}
+
+static size_t count_threads(void)
+{
+	struct id_list none = { 0 }, all = { 0 };
+	size_t n;
+
+	for (size_t i = 0; i < env.c.pids.n; i++)
+		list_threads(env.c.pids.ids[i], &none, &all);
+	n = all.n + env.c.tids.n;
+	id_list_free(&all);
+	return n;
+}
+
+/* The per-thread events.  Every thread of a -p process present at the
+ * start gets an event that its future threads inherit.  A thread that
+ * shows up only in a second listing was created while the events were
+ * being opened: it may or may not have inherited one.  It gets its own,
+ * not inherited (so no thread ever holds two inherited copies), the
+ * program counts one event per thread (dedupe), and from then on the
+ * processes are listed again every poll, for threads whose creator had no
+ * event. */
+struct tracer {
+	struct pfwatch_bpf *skel;
+	struct perfev_set *pev;
+	struct id_list done;	/* threads given an event of their own */
+	bool relist;		/* some thread was found late */
+	size_t late;		/* threads found late */
+	__u64 last_list_ns;
+};
+
+static int open_late(struct tracer *tr, bool initial)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < env.c.pids.n && !err; i++) {
+		struct id_list todo = { 0 };
+
+		if (list_threads(env.c.pids.ids[i], &tr->done, &todo) || !todo.n) {
+			id_list_free(&todo);
+			continue;
+		}
+		tr->skel->bss->dedupe = true;
+		tr->relist = true;
+		for (size_t k = 0; k < todo.n && !err; k++) {
+			err = open_thread(tr->skel, tr->pev, todo.ids[k], false);
+			if (err == -ESRCH)
+				err = 0;
+			id_list_add(&tr->done, todo.ids[k]);
+			tr->late += !initial;
+		}
+		id_list_free(&todo);
+	}
+	return err;
+}
+
+static int open_task_events(struct tracer *tr)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < env.c.pids.n && !err; i++) {
+		struct id_list todo = { 0 };
+
+		list_threads(env.c.pids.ids[i], &tr->done, &todo);
+		for (size_t k = 0; k < todo.n && !err; k++) {
+			err = open_thread(tr->skel, tr->pev, todo.ids[k], true);
+			if (err == -ESRCH)
+				err = 0;
+			id_list_add(&tr->done, todo.ids[k]);
+		}
+		id_list_free(&todo);
+	}
+	for (size_t i = 0; i < env.c.tids.n && !err; i++) {
+		if (id_list_has(&tr->done, env.c.tids.ids[i]))
+			continue;
+		err = open_thread(tr->skel, tr->pev, env.c.tids.ids[i], false);
+		if (err == -ESRCH)
+			err = 0;
+		id_list_add(&tr->done, env.c.tids.ids[i]);
+	}
+	/* threads created meanwhile */
+	return err ? err : open_late(tr, true);
+}
+
+/* While tracing, once some thread was found late */
+static void relist_threads(struct tracer *tr)
+{
+	__u64 now = now_ns();
+	int err;
+
+	if (!tr->relist || now - tr->last_list_ns < 100000000ull)
+		return;
+	tr->last_list_ns = now;
+	err = open_late(tr, false);
+	if (err)
+		msg_warn("opening a perf event on a new thread: %s", perfev_strerror(err));
+}
+
+static int open_cpu_events(struct pfwatch_bpf *skel, struct perfev_set *s)
+{
+	struct perf_event_attr a;
+	int err;
+
+	fault_attr(&a, true, false);
+	err = perfev_open_cpus(s, &a, skel->progs.pf_major, TAG_MAJOR);
+	if (err)
+		return err;
+	fault_attr(&a, false, false);
+	return perfev_open_cpus(s, &a, skel->progs.pf_minor, TAG_MINOR);
+}
+
+/* ---- collection ---- */
+
+struct entry {
+	struct pf_key key;
+	struct pf_val val;
+};
+
+struct collected {
+	struct entry *e;
+	size_t n, cap;
+	/* totals: [0] after warm-up, [1] warm-up */
+	__u64 major[2], minor[2];
+	size_t stacks[2];
+};
+
+static int collect(int fd, struct collected *c)
+{
+	struct pf_key k, next, *prev = NULL;
+	struct pf_val v;
+	int err;
+
+	while (!(err = bpf_map_get_next_key(fd, prev, &next))) {
+		if (!bpf_map_lookup_elem(fd, &next, &v)) {
+			if (c->n == c->cap) {
+				size_t cap = c->cap ? c->cap * 2 : 1024;
+				struct entry *p = realloc(c->e, cap * sizeof(*p));
+
+				if (!p) {
+					msg_warn("out of memory");
+					exit(EXIT_UNSUPPORTED);
+				}
+				c->e = p;
+				c->cap = cap;
+			}
+			c->e[c->n].key = next;
+			c->e[c->n].val = v;
+			c->n++;
+			c->major[next.warmup ? 1 : 0] += v.major;
+			c->minor[next.warmup ? 1 : 0] += v.minor;
+			c->stacks[next.warmup ? 1 : 0]++;
+		}
+		k = next;
+		prev = &k;
+	}
+	return err == -ENOENT ? 0 : err;
+}
+
+/* warm-up last, then most faults first */
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	__u64 nx = x->val.major + x->val.minor, ny = y->val.major + y->val.minor;
+
+	if (x->key.warmup != y->key.warmup)
+		return x->key.warmup - y->key.warmup;
+	if (nx != ny)
+		return nx < ny ? 1 : -1;
+	return memcmp(&x->key, &y->key, sizeof(x->key));
+}
+
+/* ---- output ---- */
+
+struct frames {
+	const char *u[MAX_STACK_DEPTH + 1], *k[MAX_STACK_DEPTH + 1];
+	int un, kn;
+};
+
+static void resolve(struct stacksym *sym, int stacks_fd, const struct pf_key *key,
+		    struct frames *f)
+{
+	__u64 ips[MAX_STACK_DEPTH];
+
+	f->un = f->kn = 0;
+	/* kstack -1: a fault taken in user mode has no kernel stack */
+	if (key->kstack >= 0 && !bpf_map_lookup_elem(stacks_fd, &key->kstack, ips))
+		f->kn = stacksym_kernel(sym, ips, MAX_STACK_DEPTH, f->k);
+	else if (key->kstack != -1)
+		f->k[f->kn++] = FRAME_KERNEL_LOST;
+	if (key->ustack >= 0 && !bpf_map_lookup_elem(stacks_fd, &key->ustack, ips))
+		f->un = stacksym_user(sym, key->tgid, ips, MAX_STACK_DEPTH, f->u);
+	else if (key->ustack != -1)
+		f->u[f->un++] = FRAME_USER_LOST;
+}
+
+/* The mapping an entry's addresses fall in */
+static const struct vma_ent *entry_vma(const struct vmas *v, const struct entry *e)
+{
+	const struct vma_ent *m = NULL;
+
+	if (e->key.map_start)
+		m = vmas_by_start(v, e->key.tgid, e->key.map_start);
+	if (!m)
+		m = vmas_by_addr(v, e->key.tgid, e->val.addr_min);
+	return m;
+}
+
+/* seconds into the tracing when m was read (negative: before it) */
+static double since_start(const struct memlock *m)
+{
+	return ((double)m->at_ns - (double)run_start_ns) / 1e9;
+}
+
+static void print_memlock_line(FILE *f, const char *when, const struct memlock *m)
+{
+	if (!m->valid) {
+		fprintf(f, "  %s unknown (/proc could not be read)\n", when);
+		return;
+	}
+	if (!m->vmlck_kb && !m->locked) {
+		fprintf(f, "  %s VmLck 0 kB: memory is not locked (VmRSS %llu kB)\n", when,
+			(unsigned long long)m->vmrss_kb);
+		return;
+	}
+	fprintf(f, "  %s VmLck %llu kB of VmRSS %llu kB; %u of %u mappings locked: %s\n",
+		when, (unsigned long long)m->vmlck_kb, (unsigned long long)m->vmrss_kb,
+		m->locked, m->vmas, memlock_verdict(m));
+}
+
+static void print_memlock(FILE *f, const struct targets *ts)
+{
+	char when[64];
+
+	for (size_t i = 0; i < ts->n; i++) {
+		const struct target *t = &ts->t[i];
+
+		fprintf(f, "Memory locking of process %u (%s):\n", t->pid, t->comm);
+		print_memlock_line(f, "at start:", &t->start);
+		if (t->ended)
+			snprintf(when, sizeof(when), "last seen (%.1f s, then it exited):",
+				 since_start(&t->last));
+		else
+			snprintf(when, sizeof(when), "at end:  ");
+		print_memlock_line(f, when, &t->last);
+	}
+	if (ts->n)
+		fputc('\n', f);
+}
+
+static void print_plain(const struct vmas *v, const struct frames *f,
+			const struct entry *e)
+{
+	const struct vma_ent *m = entry_vma(v, e);
+
+	for (int i = f->kn - 1; i >= 0; i--)
+		printf("    %s\n", f->k[i]);
+	if (f->kn && f->un)
+		printf("    --\n");
+	for (int i = f->un - 1; i >= 0; i--)
+		printf("    %s\n", f->u[i]);
+	printf("    -                %s (%u/%u)\n", e->key.comm, e->key.tgid, e->key.tid);
+	printf("        %llu fault%s (%llu major, %llu minor) in %s mode\n",
+	       (unsigned long long)(e->val.major + e->val.minor),
+	       e->val.major + e->val.minor == 1 ? "" : "s",
+	       (unsigned long long)e->val.major, (unsigned long long)e->val.minor,
+	       e->key.kernel_mode ? "kernel" : "user");
+	if (m)
+		printf("        in %s %llx-%llx, addresses %#llx..%#llx\n\n", m->name,
+		       (unsigned long long)m->start, (unsigned long long)m->end,
+		       (unsigned long long)e->val.addr_min, (unsigned long long)e->val.addr_max);
+	else
+		printf("        in %s, addresses %#llx..%#llx\n\n", kind_name(e->key.map_kind),
+		       (unsigned long long)e->val.addr_min, (unsigned long long)e->val.addr_max);
+}
+
+static void json_frames(struct json *j, const char *key, const char *const *fr, int n)
+{
+	json_key(j, key);
+	json_arr_begin(j);
+	for (int i = 0; i < n; i++)
+		json_str(j, fr[i]);
+	json_arr_end(j);
+}
+
+static void json_entry(struct json *j, const struct vmas *v, const struct frames *f,
+		       const struct entry *e)
+{
+	const struct vma_ent *m = entry_vma(v, e);
+
+	json_obj_begin(j);
+	json_kv_str(j, "comm", e->key.comm);
+	json_kv_u64(j, "pid", e->key.tgid);
+	json_kv_u64(j, "tid", e->key.tid);
+	json_kv_u64(j, "count", e->val.major + e->val.minor);
+	json_kv_u64(j, "major", e->val.major);
+	json_kv_u64(j, "minor", e->val.minor);
+	json_kv_str(j, "mode", e->key.kernel_mode ? "kernel" : "user");
+	json_kv_str(j, "mapping", m ? m->name : kind_name(e->key.map_kind));
+	json_kv_str(j, "mapping_kind", kind_name(e->key.map_kind));
+	if (m) {
+		json_kv_hex(j, "mapping_start", m->start);
+		json_kv_hex(j, "mapping_end", m->end);
+	} else {
+		json_key(j, "mapping_start");
+		json_null(j);
+		json_key(j, "mapping_end");
+		json_null(j);
+	}
+	json_kv_hex(j, "addr_min", e->val.addr_min);
+	json_kv_hex(j, "addr_max", e->val.addr_max);
+	json_frames(j, "user_stack", f->u, f->un);
+	json_frames(j, "kernel_stack", f->k, f->kn);
+	json_obj_end(j);
+}
+
+static void json_memlock(struct json *j, const char *key, const struct memlock *m)
+{
+	json_key(j, key);
+	if (!m->valid) {
+		json_null(j);
+		return;
+	}
+	json_obj_begin(j);
+	json_kv_u64(j, "vmlck_kb", m->vmlck_kb);
+	json_kv_u64(j, "vmrss_kb", m->vmrss_kb);
+	json_kv_u64(j, "mappings", m->vmas);
+	json_kv_u64(j, "locked_mappings", m->locked);
+	json_kv_bool(j, "locked", m->vmlck_kb || m->locked);
+	json_kv_bool(j, "mlockall", memlock_all(m));
+	json_kv_str(j, "verdict", memlock_verdict(m));
+	json_kv_double(j, "at_s", since_start(m));
+	json_obj_end(j);
+}
+
+struct report_in {
+	struct pfwatch_bpf *skel;
+	struct stacksym *sym;
+	struct vmas *vmas;
+	struct targets *targets;
+	struct collected *c;
+	__u64 losses[LOSS_KINDS];
+	__u64 stats[PF_STATS];
+	__u64 kernel_count;	/* the events' own count, 0: not comparable */
+	__u64 missed;
+	bool task_mode;
+};
+
+static void json_head(struct json *j, const struct report_in *r)
+{
+	json_kv_str(j, "tool", "pfwatch");
+	json_kv_str(j, "version", SUITE_VERSION);
+	json_kv_double(j, "duration_s", (run_end_ns - run_start_ns) / 1e9);
+	json_kv_double(j, "warmup_s", env.warmup);
+	json_kv_str(j, "events", r->task_mode ? "per-thread" : "per-cpu");
+	json_key(j, "targets");
+	json_arr_begin(j);
+	for (size_t i = 0; i < r->targets->n; i++) {
+		const struct target *t = &r->targets->t[i];
+
+		json_obj_begin(j);
+		json_kv_u64(j, "pid", t->pid);
+		json_kv_str(j, "comm", t->comm);
+		json_kv_bool(j, "exited", t->ended);
+		json_memlock(j, "memlock_start", &t->start);
+		json_memlock(j, "memlock_end", &t->last);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "totals");
+	json_obj_begin(j);
+	json_kv_u64(j, "faults", r->c->major[0] + r->c->minor[0]);
+	json_kv_u64(j, "major", r->c->major[0]);
+	json_kv_u64(j, "minor", r->c->minor[0]);
+	json_kv_u64(j, "warmup_faults", r->c->major[1] + r->c->minor[1]);
+	json_kv_u64(j, "warmup_major", r->c->major[1]);
+	json_kv_u64(j, "warmup_minor", r->c->minor[1]);
+	json_obj_end(j);
+}
+
+static void json_tail(struct json *j, const struct report_in *r)
+{
+	struct stacksym_stats st;
+
+	json_key(j, "losses");
+	json_obj_begin(j);
+	for (int k = 0; k < LOSS_KINDS; k++)
+		json_kv_u64(j, loss_name(k), r->losses[k]);
+	json_kv_u64(j, "faults_not_seen", r->missed);
+	json_obj_end(j);
+	json_kv_u64(j, "mapping_not_looked_up", r->stats[PF_STAT_NO_VMA]);
+	stacksym_stats(r->sym, &st);
+	json_key(j, "frames");
+	json_obj_begin(j);
+	json_kv_u64(j, "user", st.user_frames);
+	json_kv_u64(j, "user_unknown", st.user_unknown);
+	json_kv_u64(j, "user_module_only", st.user_module_only);
+	json_kv_u64(j, "kernel", st.kernel_frames);
+	json_kv_u64(j, "kernel_unknown", st.kernel_unknown);
+	json_obj_end(j);
+}
+
+static void plain_totals(const struct report_in *r)
+{
+	const struct collected *c = r->c;
+
+	if (env.warmup > 0)
+		printf("Warm-up (first %g s): %llu faults (%llu major, %llu minor), "
+		       "not violations\n", env.warmup,
+		       (unsigned long long)(c->major[1] + c->minor[1]),
+		       (unsigned long long)c->major[1], (unsigned long long)c->minor[1]);
+	printf("%s: %llu faults (%llu major, %llu minor)", env.warmup > 0 ?
+	       "After warm-up" : "Page faults",
+	       (unsigned long long)(c->major[0] + c->minor[0]),
+	       (unsigned long long)c->major[0], (unsigned long long)c->minor[0]);
+	if (c->stacks[0])
+		printf(" from %zu stack%s:\n\n", c->stacks[0], c->stacks[0] == 1 ? "" : "s");
+	else
+		printf("\n");
+}
+
+static void report(const struct report_in *r)
+{
+	int stacks_fd = bpf_map__fd(r->skel->maps.stacks);
+	struct collected *c = r->c;
+	struct folded *fo = NULL;
+	struct frames *f = calloc(1, sizeof(*f));
+	bool in_warmup = false;
+	struct json j;
+
+	if (!f) {
+		msg_warn("out of memory");
+		return;
+	}
+	qsort(c->e, c->n, sizeof(*c->e), entry_cmp);
+	if (env.c.folded) {
+		fo = folded_new();
+		print_memlock(stderr, r->targets);
+	} else if (env.c.json) {
+		json_init(&j, stdout);
+		json_obj_begin(&j);
+		json_head(&j, r);
+		json_key(&j, "faults");
+		json_arr_begin(&j);
+	} else {
+		print_memlock(stdout, r->targets);
+		plain_totals(r);
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		const struct entry *e = &c->e[i];
+
+		if (e->key.warmup && !in_warmup) {
+			in_warmup = true;
+			if (fo)
+				break;	/* folded: violations only */
+			if (env.c.json) {
+				json_arr_end(&j);
+				json_key(&j, "warmup_faults");
+				json_arr_begin(&j);
+			} else {
+				printf("Warm-up faults:\n\n");
+			}
+		}
+		resolve(r->sym, stacks_fd, &e->key, f);
+		if (fo)
+			folded_add(fo, e->key.comm, f->u, f->un, f->k, f->kn,
+				   e->val.major + e->val.minor);
+		else if (env.c.json)
+			json_entry(&j, r->vmas, f, e);
+		else
+			print_plain(r->vmas, f, e);
+		if (ferror(stdout))
+			break;
+	}
+	if (fo) {
+		folded_print(fo, stdout);
+		folded_free(fo);
+	} else if (env.c.json) {
+		json_arr_end(&j);
+		if (!in_warmup) {
+			json_key(&j, "warmup_faults");
+			json_arr_begin(&j);
+			json_arr_end(&j);
+		}
+		json_tail(&j, r);
+		json_obj_end(&j);
+		json_finish(&j);
+	}
+	free(f);
+}
+
+static const char *const loss_hints[LOSS_KINDS] = {
+	[LOSS_STACK_COLLISION] = "raise --stack-storage-size",
+	[LOSS_STACK_FULL] = "raise --stack-storage-size",
+	[LOSS_AGG_FULL] = "raise --max-entries",
+	[LOSS_USTACK] = "shown as " FRAME_USER_LOST,
+	[LOSS_KSTACK] = "shown as " FRAME_KERNEL_LOST,
+};
+
+static void read_stats(struct bpf_map *m, __u64 out[PF_STATS])
+{
+	int n = ncpus_possible();
+	__u64 *vals = calloc(n, sizeof(__u64));
+
+	memset(out, 0, PF_STATS * sizeof(__u64));
+	if (!vals)
+		return;
+	for (__u32 k = 0; k < PF_STATS; k++) {
+		if (bpf_map__lookup_elem(m, &k, sizeof(k), vals, n * sizeof(__u64), 0))
+			continue;
+		for (int i = 0; i < n; i++)
+			out[k] += vals[i];
+	}
+	free(vals);
+}
+
+static void describe_targets(char *who, size_t size)
+{
+	char p[200] = "", t[200] = "";
+
+	if (!env.c.pids.n && !env.c.tids.n) {
+		snprintf(who, size, "every process");
+		return;
+	}
+	id_list_str(&env.c.pids, p, sizeof(p));
+	id_list_str(&env.c.tids, t, sizeof(t));
+	snprintf(who, size, "%s%s%s%s%s", *p ? "pid " : "", p, *p && *t ? ", " : "",
+		 *t ? "tid " : "", t);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { options, parse_arg, NULL, doc, NULL, NULL, NULL };
+	struct pfwatch_bpf *skel = NULL;
+	struct perfev_set *pev = NULL;
+	struct targets targets = { 0 };
+	struct tracer tr = { 0 };
+	struct ctx ctx = { .targets = &targets, .tr = &tr };
+	struct collected c = { 0 };
+	struct report_in r = { .c = &c };
+	enum run_end end;
+	char who[512];
+	int err = 0;
+
+	suite_init("pfwatch");
+	argp_parse(&argp, argc, argv, 0, NULL, NULL);
+	common_opts_finish(&env.c);
+	if (env.c.duration && env.warmup >= env.c.duration)
+		die_usage("--warmup %g is not shorter than -d %g: nothing would be "
+			  "checked", env.warmup, env.c.duration);
+	bpf_env_check();
+	run_install_signals();
+
+	r.task_mode = (env.c.pids.n || env.c.tids.n) && !env.per_cpu;
+	if (r.task_mode) {
+		size_t threads = count_threads();
+
+		if (threads * 4 + 64 > perfev_fd_room()) {
+			msg_warn("%zu threads need more file descriptors than ulimit -n "
+				 "allows; using per-CPU events", threads);
+			r.task_mode = false;
+		}
+	}
+
+	skel = pfwatch_bpf__open();
+	if (!skel) {
+		err = bpf_fail("opening the BPF object", errno);
+		goto cleanup;
+	}
+	filter_configure(&skel->rodata->tfilter, skel->maps.target_tgids,
+			 skel->maps.target_tids, skel->maps.target_cpus, &env.c);
+	map_resize(skel->maps.stacks, env.stack_storage);
+	map_resize(skel->maps.counts, env.max_entries);
+	bpf_pick_tp_flavour(skel->obj);
+
+	err = pfwatch_bpf__load(skel);
+	if (err) {
+		err = bpf_fail("loading the BPF programs", err);
+		goto cleanup;
+	}
+	err = filter_fill(skel->maps.target_tgids, skel->maps.target_tids,
+			  skel->maps.target_cpus, &env.c);
+	if (err) {
+		err = bpf_fail("filling the target filter", err);
+		goto cleanup;
+	}
+	ctx.sym = stacksym_new(env.lines);
+	ctx.vmas = vmas_new();
+	targets_init(&targets);
+	for (size_t i = 0; i < targets.n; i++) {
+		stacksym_cache_pid(ctx.sym, targets.t[i].pid);
+		vmas_capture(ctx.vmas, targets.t[i].pid);
+	}
+	ctx.rb = ring_buffer__new(bpf_map__fd(skel->maps.announce_rb), on_event, &ctx, NULL);
+	if (!ctx.rb) {
+		err = bpf_fail("creating the ring buffer", errno);
+		goto cleanup;
+	}
+	err = pfwatch_bpf__attach(skel);
+	if (err) {
+		err = bpf_fail("attaching to sched_process_exec", err);
+		goto cleanup;
+	}
+
+	skel->bss->warmup_end_ns = now_ns() + (__u64)(env.warmup * 1e9);
+	pev = perfev_new();
+	tr.skel = skel;
+	tr.pev = pev;
+	err = r.task_mode ? open_task_events(&tr) : open_cpu_events(skel, pev);
+	if (err) {
+		msg_warn("opening the page-fault perf events: %s", perfev_strerror(err));
+		err = EXIT_UNSUPPORTED;
+		goto cleanup;
+	}
+
+	describe_targets(who, sizeof(who));
+	if (env.c.duration)
+		msg_warn("tracing page faults of %s for %g s%s (%zu %s events)", who,
+			 env.c.duration, env.warmup > 0 ? ", after a warm-up" : "",
+			 perfev_size(pev), r.task_mode ? "per-thread" : "per-CPU");
+	else
+		msg_warn("tracing page faults of %s (%zu %s events); Ctrl-C to end", who,
+			 perfev_size(pev), r.task_mode ? "per-thread" : "per-CPU");
+
+	end = run_loop(&(struct run_opts){
+		.duration = env.c.duration,
+		.pids = &env.c.pids,
+		.tids = &env.c.tids,
+		.poll = poll_events,
+		.ctx = &ctx,
+	});
+	/* stop recording before reading, so the report is one instant */
+	perfev_disable(pev);
+	ring_buffer__consume(ctx.rb);
+	targets_refresh(&targets, true);
+	run_report_end(end);
+
+	err = collect(bpf_map__fd(skel->maps.counts), &c);
+	if (err) {
+		msg_warn("reading the maps failed: %s", strerror(-err));
+		err = EXIT_UNSUPPORTED;
+		goto cleanup;
+	}
+	losses_read(skel->maps.losses, r.losses);
+	read_stats(skel->maps.stats, r.stats);
+	/* every event of ours ran the program: what it did not count was lost
+	 * (per-CPU events with a filter also count other processes) */
+	if (r.task_mode || (!env.c.pids.n && !env.c.tids.n)) {
+		__u64 seen = r.stats[PF_STAT_MAJOR] + r.stats[PF_STAT_MINOR] +
+			     r.stats[PF_STAT_DUP];
+
+		r.kernel_count = perfev_count(pev, TAG_MAJOR) + perfev_count(pev, TAG_MINOR);
+		r.missed = r.kernel_count > seen ? r.kernel_count - seen : 0;
+	}
+	r.skel = skel;
+	r.sym = ctx.sym;
+	r.vmas = ctx.vmas;
+	r.targets = &targets;
+	report(&r);
+	fflush(stdout);
+	losses_report(r.losses, loss_hints);
+	if (r.missed)
+		msg_warn("%llu page faults counted by the kernel were not seen by the "
+			 "BPF program", (unsigned long long)r.missed);
+	if (r.stats[PF_STAT_NO_VMA])
+		msg_warn("%llu faults: mapping not looked up at fault time (mmap lock "
+			 "busy); named from /proc/PID/maps by address",
+			 (unsigned long long)r.stats[PF_STAT_NO_VMA]);
+	stacksym_report(ctx.sym);
+	if (tr.late)
+		msg_warn("%zu threads were created while the events were being opened "
+			 "and found later: their first faults may be missing", tr.late);
+	err = (env.c.check && c.major[0] + c.minor[0]) ? EXIT_FOUND : EXIT_REPORTED;
+
+cleanup:
+	perfev_free(pev);
+	ring_buffer__free(ctx.rb);
+	pfwatch_bpf__destroy(skel);
+	stacksym_free(ctx.sym);
+	vmas_free(ctx.vmas);
+	free(targets.t);
+	id_list_free(&tr.done);
+	free(c.e);
+	return err;
+}

@@ -1,0 +1,875 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* schedsilence: prove that CPUs are isolated, or name every intruder and
+ * its fix.  Passive: it moves its own threads off the watched CPUs and
+ * reads its ring buffer from elsewhere. */
+#include <argp.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "common.h"
+#include "opts.h"
+#include "run.h"
+#include "json.h"
+#include "bpfutil.h"
+#include "blazesym.h"
+#include "silence.h"
+#include "silence_env.h"
+#include "schedsilence.h"
+#include "schedsilence.skel.h"
+
+#define MAX_ALLOW_COMMS 64
+#define MAX_FIXES_SHOWN 20	/* plain output; JSON has one per intruder */
+
+static struct env {
+	struct common_opts c;
+	struct id_list allow_tids;
+	char allow_comms[MAX_ALLOW_COMMS][SILENCE_COMM_LEN];
+	size_t n_allow_comms;
+	uint64_t timeline;
+	uint64_t ringbuf_kb;
+} env = {
+	.ringbuf_kb = 4096,
+};
+
+enum {
+	OPT_ALLOW_TID = OPT_TOOL_BASE,
+	OPT_ALLOW_COMM,
+	OPT_TIMELINE,
+	OPT_RINGBUF,
+};
+
+static const char doc[] =
+"Prove that CPUs are silent (isolated), or name every intruder and its fix.\n"
+"Exit status: 0 silent, 1 not silent, 2 bad input, 3 cannot trace.\n"
+"\n"
+"USAGE: schedsilence -C LIST [-d SECS] [--allow-tid TID,...]\n"
+"                    [--allow-comm NAME,...] [--timeline N] [-j]\n"
+"\n"
+"EXAMPLES:\n"
+"    schedsilence -C 1 -d 10                    # is CPU 1 silent for 10 s?\n"
+"    schedsilence -C 1 -d 10 --allow-comm bash  # bash threads are expected there\n"
+"    schedsilence -C 0-1 -d 5 --timeline 20     # and the first 20 intrusions\n"
+"    schedsilence -C 1 -d 5 -j                  # JSON\n";
+
+static const struct argp_option options[] = {
+	OPTS_CPU("The CPUs to watch (required)"),
+	OPTS_DURATION,
+	{ "allow-tid", OPT_ALLOW_TID, "TID", 0, "Threads expected on the CPUs (comma list): "
+	  "switches to them are not intrusions", 0 },
+	{ "allow-comm", OPT_ALLOW_COMM, "NAME", 0, "Threads whose comm is NAME are expected "
+	  "(comma list, exact names of up to 15 bytes)", 0 },
+	{ "timeline", OPT_TIMELINE, "N", 0, "Print the first N intruding events with "
+	  "monotonic and wall-clock timestamps (default 0)", 0 },
+	{ "ringbuf-kb", OPT_RINGBUF, "KB", 0, "Event ring buffer size (default 4096; "
+	  "rounded up to a power of 2)", 0 },
+	OPTS_JSON,
+	OPTS_CHECK("Accepted for symmetry: schedsilence always exits 1 when not silent"),
+	OPTS_VERBOSE,
+	{},
+};
+
+static void parse_allow_comm(const char *arg)
+{
+	char *copy = strdup(arg), *save = NULL, *tok;
+
+	if (!copy)
+		die_unsupported("out of memory");
+	if (!*arg || arg[strlen(arg) - 1] == ',' || arg[0] == ',' || strstr(arg, ",,"))
+		die_usage("invalid --allow-comm: '%s' has an empty name", arg);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (strlen(tok) >= SILENCE_COMM_LEN)
+			die_usage("invalid --allow-comm: '%s' is longer than %d bytes (a "
+				  "comm is at most %d)", tok, SILENCE_COMM_LEN - 1,
+				  SILENCE_COMM_LEN - 1);
+		if (env.n_allow_comms == MAX_ALLOW_COMMS)
+			die_usage("invalid --allow-comm: more than %d names", MAX_ALLOW_COMMS);
+		snprintf(env.allow_comms[env.n_allow_comms++], SILENCE_COMM_LEN, "%s", tok);
+	}
+	free(copy);
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case OPT_ALLOW_TID:
+		opt_tids(arg, &env.allow_tids);
+		break;
+	case OPT_ALLOW_COMM:
+		parse_allow_comm(arg);
+		break;
+	case OPT_TIMELINE:
+		env.timeline = opt_u64("--timeline", arg, 0, 1000000);
+		break;
+	case OPT_RINGBUF:
+		env.ringbuf_kb = opt_u64("--ringbuf-kb", arg, 64, 1 << 20);
+		break;
+	case 'p':
+	case 't':
+	case 'f':
+		die_usage("schedsilence watches CPUs: use -C (and --allow-tid for threads)");
+	default:
+		return common_parse_opt(key, arg, state, &env.c);
+	}
+	return 0;
+}
+
+/* ---- the run ---- */
+
+struct ctx {
+	struct ring_buffer *rb;
+	struct silence *s;
+};
+
+static int on_event(void *vctx, void *data, size_t size)
+{
+	struct ctx *ctx = vctx;
+
+	silence_feed(ctx->s, data, size);
+	return 0;
+}
+
+/* The ring buffer never wakes us (see the BPF side): read it on a timer */
+static int poll_events(void *vctx, int timeout_ms)
+{
+	struct ctx *ctx = vctx;
+	struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
+	int err = ring_buffer__consume(ctx->rb);
+
+	if (err < 0)
+		return err;
+	nanosleep(&ts, NULL);
+	return 0;
+}
+
+/* Keep our own threads off the watched CPUs; false if impossible */
+static bool move_self(const struct cpu_list *watched)
+{
+	struct cpu_list online = { 0 };
+	cpu_set_t *set;
+	size_t setsize;
+	bool ok = false;
+
+	if (cpus_online(&online))
+		return false;
+	setsize = CPU_ALLOC_SIZE(MAX_CPUS_SUPPORTED);
+	set = CPU_ALLOC(MAX_CPUS_SUPPORTED);
+	if (set) {
+		CPU_ZERO_S(setsize, set);
+		for (size_t i = 0; i < online.n; i++)
+			if (!cpu_list_has(watched, online.cpus[i])) {
+				CPU_SET_S(online.cpus[i], setsize, set);
+				ok = true;
+			}
+		if (ok && sched_setaffinity(0, setsize, set))
+			ok = false;
+		CPU_FREE(set);
+	}
+	cpu_list_free(&online);
+	return ok;
+}
+
+/* ---- symbols of work functions, hrtimer callbacks and IPI call sites ---- */
+
+static void name_addr(blaze_symbolizer *sym, uint64_t addr, char *out, size_t size)
+{
+	blaze_symbolize_src_kernel src = { .type_size = sizeof(src) };
+	const blaze_syms *r = NULL;
+
+	if (!addr) {
+		snprintf(out, size, "-");
+		return;
+	}
+	if (sym)
+		r = blaze_symbolize_kernel_abs_addrs(sym, &src, &addr, 1);
+	if (r && r->cnt == 1 && r->syms[0].name)
+		snprintf(out, size, "%s", r->syms[0].name);
+	else
+		snprintf(out, size, "0x%llx", (unsigned long long)addr);
+	blaze_syms_free(r);
+}
+
+static void name_all(struct silence *s)
+{
+	blaze_symbolizer *sym = blaze_symbolizer_new();
+
+	for (size_t i = 0; i < s->nrows; i++)
+		if (s->rows[i].kind == SK_WORKQUEUE || s->rows[i].kind == SK_HRTIMER)
+			name_addr(sym, s->rows[i].addr, s->rows[i].name, sizeof(s->rows[i].name));
+	for (size_t i = 0; i < s->nsenders; i++) {
+		name_addr(sym, s->senders[i].callsite, s->senders[i].site_name,
+			  sizeof(s->senders[i].site_name));
+		name_addr(sym, s->senders[i].callback, s->senders[i].callback_name,
+			  sizeof(s->senders[i].callback_name));
+	}
+	blaze_symbolizer_free(sym);
+}
+
+/* ---- corroboration: context switches of the allowed threads ---- */
+
+struct allowed_thread {
+	uint32_t tid;
+	char comm[SILENCE_COMM_LEN];
+	uint64_t vol0, nonvol0, vol1, nonvol1;
+	bool gone;
+};
+
+struct allowed {
+	struct allowed_thread *t;
+	size_t n;
+};
+
+static void allowed_begin(struct allowed *a)
+{
+	struct id_list tids = { 0 };
+
+	for (size_t i = 0; i < env.allow_tids.n; i++)
+		id_list_add(&tids, env.allow_tids.ids[i]);
+	threads_by_comm((const char (*)[SILENCE_COMM_LEN])env.allow_comms,
+			env.n_allow_comms, &tids);
+	a->t = calloc(tids.n ? tids.n : 1, sizeof(*a->t));
+	for (size_t i = 0; a->t && i < tids.n; i++) {
+		struct allowed_thread *t = &a->t[a->n];
+
+		t->tid = tids.ids[i];
+		task_comm(t->tid, t->comm, sizeof(t->comm));
+		if (!thread_ctxt_switches(t->tid, &t->vol0, &t->nonvol0))
+			a->n++;
+	}
+	id_list_free(&tids);
+}
+
+static void allowed_end(struct allowed *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		a->t[i].gone = thread_ctxt_switches(a->t[i].tid, &a->t[i].vol1,
+						    &a->t[i].nonvol1) != 0;
+}
+
+/* ---- output ---- */
+
+struct report {
+	struct silence *s;
+	struct sys_config cfg;
+	struct irq_snap before, after;
+	bool have_irqs;
+	struct allowed allowed;
+	__u64 losses[LOSS_KINDS];
+	__u64 total_losses;
+	double duration_s;
+	uint64_t wall_offset;	/* realtime - monotonic, ns */
+	char missing_tps[1024];
+	bool self_on_watched;
+};
+
+static void fmt_ns(uint64_t ns, char *buf, size_t size)
+{
+	if (ns < 10000)
+		snprintf(buf, size, "%lluns", (unsigned long long)ns);
+	else if (ns < 10000000)
+		snprintf(buf, size, "%.1fus", ns / 1e3);
+	else if (ns < 10000000000ull)
+		snprintf(buf, size, "%.1fms", ns / 1e6);
+	else
+		snprintf(buf, size, "%.2fs", ns / 1e9);
+}
+
+static void fmt_wall(uint64_t ns, char *buf, size_t size)
+{
+	time_t sec = (time_t)(ns / 1000000000ull);
+	struct tm tm;
+	char t[32];
+
+	gmtime_r(&sec, &tm);
+	strftime(t, sizeof(t), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, size, "%s.%06lluZ", t, (unsigned long long)(ns % 1000000000ull) / 1000);
+}
+
+static const char *row_id(const struct intruder *r, char *buf, size_t size)
+{
+	if (r->id == SILENCE_NO_ID || r->kind == SK_TIMER_TICK || r->kind == SK_IPI)
+		return "-";
+	snprintf(buf, size, "%u", r->id);
+	return buf;
+}
+
+static void print_verdicts(const struct report *rp)
+{
+	const struct silence *s = rp->s;
+
+	for (size_t i = 0; i < s->ncpus; i++) {
+		uint32_t cpu = s->cpus[i].cpu;
+		size_t k;
+		uint64_t n = silence_cpu_events(s, cpu, &k);
+
+		if (silence_cpu_silent(s, cpu, rp->total_losses))
+			printf("cpu %u: SILENT for %.1f s\n", cpu, rp->duration_s);
+		else if (!n)
+			printf("cpu %u: NOT PROVEN SILENT: %llu events were lost in %.1f s\n",
+			       cpu, (unsigned long long)rp->total_losses, rp->duration_s);
+		else
+			printf("cpu %u: NOT SILENT: %llu events from %zu intruder%s in %.1f s\n",
+			       cpu, (unsigned long long)n, k, k == 1 ? "" : "s",
+			       rp->duration_s);
+	}
+}
+
+static void print_table(const struct report *rp)
+{
+	const struct silence *s = rp->s;
+	uint64_t t0 = s->cfg.start_ts;
+	char id[16], tot[24], max[24];
+
+	if (!s->nrows)
+		return;
+	printf("\n%-4s %-10s %-24s %8s %8s %10s %10s %11s %11s\n", "CPU", "KIND", "NAME",
+	       "ID", "COUNT", "TOTAL", "MAX", "FIRST(s)", "LAST(s)");
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct intruder *r = &s->rows[i];
+
+		if (!r->count)
+			continue;
+		fmt_ns(r->total_ns, tot, sizeof(tot));
+		fmt_ns(r->max_ns, max, sizeof(max));
+		printf("%-4u %-10s %-24s %8s %8llu %10s %10s %11.6f %11.6f%s\n", r->cpu,
+		       silence_kind_name(r->kind), r->name, row_id(r, id, sizeof(id)),
+		       (unsigned long long)r->count, tot, max,
+		       r->first_ts > t0 ? (r->first_ts - t0) / 1e9 : 0.0,
+		       r->last_ts > t0 ? (r->last_ts - t0) / 1e9 : 0.0,
+		       r->running_at_end ? "  (running at the end)" :
+		       r->running_at_start ? "  (running at the start)" : "");
+	}
+}
+
+static void print_fixes(const struct report *rp)
+{
+	const struct silence *s = rp->s;
+	char fix[1024], prev[1024] = "", id[16];
+	size_t shown = 0, more = 0;
+
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct intruder *r = &s->rows[i];
+
+		if (!r->count)
+			continue;
+		if (shown == MAX_FIXES_SHOWN) {
+			more++;
+			continue;
+		}
+		silence_fix(r, &rp->cfg, s->cfg.cpus, fix, sizeof(fix));
+		if (!strcmp(fix, prev))
+			continue;
+		if (!shown++)
+			printf("\nFixes:\n");
+		printf("  cpu %u %s %s", r->cpu, silence_kind_name(r->kind), r->name);
+		if (strcmp(row_id(r, id, sizeof(id)), "-"))
+			printf(" (%s %s)", r->kind == SK_IRQ ? "irq" : r->kind == SK_SOFTIRQ ?
+			       "vector" : "pid", id);
+		printf(": %llu time%s", (unsigned long long)r->count, r->count == 1 ? "" : "s");
+		if (r->kind == SK_TASK && r->wakeups)
+			printf(", woken %llu time%s, last by %s (%u)",
+			       (unsigned long long)r->wakeups, r->wakeups == 1 ? "" : "s",
+			       r->waker, r->waker_pid);
+		printf("; %s\n", fix);
+		snprintf(prev, sizeof(prev), "%s", fix);
+	}
+	if (more)
+		printf("  ... and %zu more intruders (-j gives the fix of each)\n", more);
+}
+
+static void print_senders(const struct report *rp)
+{
+	const struct silence *s = rp->s;
+
+	if (!s->nsenders)
+		return;
+	printf("\nIPIs sent to the watched CPUs:\n  %-4s %8s %-16s %8s  %s\n", "CPU",
+	       "COUNT", "SENDER", "PID", "CALL SITE / CALLBACK");
+	for (size_t i = 0; i < s->nsenders; i++) {
+		const struct ipi_sender *p = &s->senders[i];
+
+		printf("  %-4u %8llu %-16s %8u  %s / %s\n", p->cpu,
+		       (unsigned long long)p->count, p->comm, p->pid, p->site_name,
+		       p->callback_name);
+	}
+}
+
+static uint64_t loc_delta(const struct report *rp, size_t widx)
+{
+	struct irq_moved *m;
+	size_t n = irq_snap_delta(&rp->before, &rp->after, widx, &m);
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(m[i].id, "LOC"))
+			v = m[i].delta;
+	free(m);
+	return v;
+}
+
+static uint64_t tick_count(const struct silence *s, uint32_t cpu)
+{
+	for (size_t i = 0; i < s->nrows; i++)
+		if (s->rows[i].cpu == cpu && s->rows[i].kind == SK_TIMER_TICK)
+			return s->rows[i].count;
+	return 0;
+}
+
+static void print_corroboration(const struct report *rp)
+{
+	const struct silence *s = rp->s;
+
+	for (size_t w = 0; rp->have_irqs && w < s->ncpus; w++) {
+		struct irq_moved *m;
+		size_t n = irq_snap_delta(&rp->before, &rp->after, w, &m);
+
+		printf("\n/proc/interrupts, CPU %u: %s\n", s->cpus[w].cpu,
+		       n ? "lines that moved" : "nothing moved");
+		for (size_t i = 0; i < n; i++)
+			printf("  %-6s %+10lld  %s\n", m[i].id, (long long)m[i].delta, m[i].desc);
+		if (n)
+			printf("  (tracepoints saw %llu local timer interrupts; LOC moved %llu)\n",
+			       (unsigned long long)tick_count(s, s->cpus[w].cpu),
+			       (unsigned long long)loc_delta(rp, w));
+		free(m);
+	}
+	if (rp->allowed.n)
+		printf("\nAllowed threads (context switches over the same window, from "
+		       "/proc/TID/status):\n");
+	for (size_t i = 0; i < rp->allowed.n; i++) {
+		const struct allowed_thread *t = &rp->allowed.t[i];
+
+		if (t->gone)
+			printf("  %-16s tid %-8u exited during the window\n", t->comm, t->tid);
+		else
+			printf("  %-16s tid %-8u +%llu voluntary, +%llu nonvoluntary\n", t->comm,
+			       t->tid, (unsigned long long)(t->vol1 - t->vol0),
+			       (unsigned long long)(t->nonvol1 - t->nonvol0));
+	}
+	for (size_t i = 0; i < s->ncpus; i++) {
+		char deps[128];
+
+		if (!s->cpus[i].tick_stop_fail)
+			continue;
+		silence_tick_deps_str(s->cpus[i].tick_deps, deps, sizeof(deps));
+		printf("\ncpu %u: the tick could not stop %llu times; dependencies: %s\n",
+		       s->cpus[i].cpu, (unsigned long long)s->cpus[i].tick_stop_fail, deps);
+	}
+}
+
+static void print_config(const struct report *rp)
+{
+	const struct sys_config *c = &rp->cfg;
+
+	printf("\nConfiguration: isolated=%s nohz_full=%s rcu_nocbs=%s "
+	       "workqueue_cpumask=%s CONFIG_NO_HZ_FULL=%s\n",
+	       c->isolated[0] ? c->isolated : "none",
+	       c->has_nohz_full_file ? (c->nohz_full[0] ? c->nohz_full : "none") : "n/a",
+	       c->has_rcu_nocbs ? c->rcu_nocbs : "unset",
+	       c->wq_cpumask[0] ? c->wq_cpumask : "?",
+	       c->kconfig_no_hz_full == 1 ? "y" : c->kconfig_no_hz_full == 0 ? "n" : "?");
+	if (rp->missing_tps[0])
+		printf("Not traced (this kernel lacks the tracepoints): %s\n", rp->missing_tps);
+}
+
+static void print_timeline(const struct report *rp)
+{
+	const struct silence *s = rp->s;
+	char wall[64], dur[24];
+
+	if (!env.timeline)
+		return;
+	printf("\nTimeline (first %llu intruding events%s):\n  %-20s %-27s %-4s %-10s %-24s %s\n",
+	       (unsigned long long)env.timeline,
+	       s->timeline_dropped ? ", more not kept" : "", "MONOTONIC(s)",
+	       "WALL CLOCK (UTC)", "CPU", "KIND", "NAME", "DURATION");
+	for (size_t i = 0; i < s->ntimeline; i++) {
+		const struct timeline_ev *t = &s->timeline[i];
+		const struct intruder *r = &s->rows[t->row];
+
+		fmt_wall(t->ts + rp->wall_offset, wall, sizeof(wall));
+		fmt_ns(t->dur, dur, sizeof(dur));
+		printf("  %-20.9f %-27s %-4u %-10s %-24s %s\n", t->ts / 1e9, wall, r->cpu,
+		       silence_kind_name(r->kind), r->name, dur);
+	}
+}
+
+static void json_row(struct json *j, const struct report *rp, const struct intruder *r)
+{
+	char fix[1024];
+
+	json_obj_begin(j);
+	json_kv_u64(j, "cpu", r->cpu);
+	json_kv_str(j, "kind", silence_kind_name(r->kind));
+	json_kv_str(j, "name", r->name);
+	if (r->kind == SK_TASK || r->kind == SK_MIGRATION) {
+		json_kv_u64(j, "pid", r->id);
+		json_kv_bool(j, "kernel_thread", r->kthread);
+	} else if (r->kind == SK_IRQ && r->id != SILENCE_NO_ID) {
+		json_kv_u64(j, "irq", r->id);
+	} else if (r->kind == SK_SOFTIRQ) {
+		json_kv_u64(j, "vector", r->id);
+	} else if (r->kind == SK_WORKQUEUE || r->kind == SK_HRTIMER) {
+		json_kv_hex(j, "function_addr", r->addr);
+	}
+	json_kv_u64(j, "count", r->count);
+	json_kv_u64(j, "total_ns", r->total_ns);
+	json_kv_u64(j, "max_ns", r->max_ns);
+	json_kv_u64(j, "first_mono_ns", r->first_ts);
+	json_kv_u64(j, "last_mono_ns", r->last_ts);
+	if (r->kind == SK_TASK) {
+		json_kv_bool(j, "running_at_start", r->running_at_start);
+		json_kv_bool(j, "running_at_end", r->running_at_end);
+		json_kv_u64(j, "wakeups", r->wakeups);
+		if (r->wakeups) {
+			json_kv_str(j, "last_waker", r->waker);
+			json_kv_u64(j, "last_waker_pid", r->waker_pid);
+		}
+	}
+	if (r->kind == SK_MIGRATION)
+		json_kv_u64(j, "from_cpu", r->from_cpu);
+	silence_fix(r, &rp->cfg, rp->s->cfg.cpus, fix, sizeof(fix));
+	json_kv_str(j, "fix", fix);
+	json_obj_end(j);
+}
+
+static void json_config(struct json *j, const struct report *rp)
+{
+	const struct sys_config *c = &rp->cfg;
+
+	json_key(j, "config");
+	json_obj_begin(j);
+	json_kv_str(j, "online", c->online);
+	json_kv_str(j, "isolated", c->isolated);
+	if (c->has_nohz_full_file)
+		json_kv_str(j, "nohz_full", c->nohz_full);
+	else
+		json_kv_str(j, "nohz_full", "n/a");
+	json_key(j, "cmdline");
+	json_obj_begin(j);
+	if (c->has_isolcpus)
+		json_kv_str(j, "isolcpus", c->isolcpus);
+	if (c->has_nohz_full)
+		json_kv_str(j, "nohz_full", c->cmd_nohz_full);
+	if (c->has_rcu_nocbs)
+		json_kv_str(j, "rcu_nocbs", c->rcu_nocbs);
+	if (c->has_irqaffinity)
+		json_kv_str(j, "irqaffinity", c->irqaffinity);
+	json_obj_end(j);
+	json_kv_str(j, "workqueue_cpumask", c->wq_cpumask);
+	json_kv_str(j, "workqueue_cpulist", c->wq_cpulist);
+	json_kv_str(j, "irq_default_affinity", c->default_affinity);
+	json_kv_i64(j, "config_no_hz_full", c->kconfig_no_hz_full);
+	json_kv_i64(j, "config_rcu_nocb_cpu", c->kconfig_rcu_nocb);
+	json_kv_i64(j, "timer_migration", c->timer_migration);
+	json_kv_str(j, "tracepoints_missing", rp->missing_tps);
+	json_obj_end(j);
+}
+
+static void json_corroboration(struct json *j, const struct report *rp)
+{
+	const struct silence *s = rp->s;
+	char key[16];
+
+	json_key(j, "interrupts_delta");
+	json_obj_begin(j);
+	for (size_t w = 0; rp->have_irqs && w < s->ncpus; w++) {
+		struct irq_moved *m;
+		size_t n = irq_snap_delta(&rp->before, &rp->after, w, &m);
+
+		snprintf(key, sizeof(key), "%u", s->cpus[w].cpu);
+		json_key(j, key);
+		json_arr_begin(j);
+		for (size_t i = 0; i < n; i++) {
+			json_obj_begin(j);
+			json_kv_str(j, "irq", m[i].id);
+			json_kv_str(j, "desc", m[i].desc);
+			json_kv_u64(j, "delta", m[i].delta);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		free(m);
+	}
+	json_obj_end(j);
+	json_key(j, "allowed");
+	json_arr_begin(j);
+	for (size_t i = 0; i < rp->allowed.n; i++) {
+		const struct allowed_thread *t = &rp->allowed.t[i];
+
+		json_obj_begin(j);
+		json_kv_u64(j, "tid", t->tid);
+		json_kv_str(j, "comm", t->comm);
+		json_kv_bool(j, "exited", t->gone);
+		if (!t->gone) {
+			json_kv_u64(j, "voluntary_ctxt_switches", t->vol1 - t->vol0);
+			json_kv_u64(j, "nonvoluntary_ctxt_switches", t->nonvol1 - t->nonvol0);
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void print_json(const struct report *rp)
+{
+	const struct silence *s = rp->s;
+	struct json j;
+	bool all = true;
+	char wall[64], deps[128];
+
+	for (size_t i = 0; i < s->ncpus; i++)
+		all &= silence_cpu_silent(s, s->cpus[i].cpu, rp->total_losses);
+	json_init(&j, stdout);
+	json_obj_begin(&j);
+	json_kv_str(&j, "tool", "schedsilence");
+	json_kv_str(&j, "version", SUITE_VERSION);
+	json_key(&j, "cpus");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < s->ncpus; i++)
+		json_u64(&j, s->cpus[i].cpu);
+	json_arr_end(&j);
+	json_kv_double(&j, "duration_s", rp->duration_s);
+	json_kv_u64(&j, "start_mono_ns", s->cfg.start_ts);
+	json_kv_bool(&j, "silent", all);
+	json_key(&j, "verdicts");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < s->ncpus; i++) {
+		const struct silence_cpu *c = &s->cpus[i];
+		size_t k;
+		uint64_t n = silence_cpu_events(s, c->cpu, &k);
+
+		json_obj_begin(&j);
+		json_kv_u64(&j, "cpu", c->cpu);
+		json_kv_bool(&j, "silent", silence_cpu_silent(s, c->cpu, rp->total_losses));
+		json_kv_u64(&j, "events", n);
+		json_kv_u64(&j, "intruders", k);
+		json_kv_u64(&j, "allowed_switch_ins", c->allowed_switch_ins);
+		json_kv_u64(&j, "idle_switch_ins", c->idle_switch_ins);
+		json_kv_u64(&j, "timer_ticks", tick_count(s, c->cpu));
+		if (rp->have_irqs)
+			json_kv_u64(&j, "loc_delta", loc_delta(rp, i));
+		json_kv_u64(&j, "tick_stop_failed", c->tick_stop_fail);
+		silence_tick_deps_str(c->tick_deps, deps, sizeof(deps));
+		json_kv_str(&j, "tick_stop_dependencies", deps);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_key(&j, "intruders");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < s->nrows; i++)
+		if (s->rows[i].count)
+			json_row(&j, rp, &s->rows[i]);
+	json_arr_end(&j);
+	json_key(&j, "ipi_senders");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < s->nsenders; i++) {
+		const struct ipi_sender *p = &s->senders[i];
+
+		json_obj_begin(&j);
+		json_kv_u64(&j, "cpu", p->cpu);
+		json_kv_str(&j, "sender_comm", p->comm);
+		json_kv_u64(&j, "sender_pid", p->pid);
+		json_kv_str(&j, "callsite", p->site_name);
+		json_kv_str(&j, "callback", p->callback_name);
+		json_kv_u64(&j, "count", p->count);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_key(&j, "timeline");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < s->ntimeline; i++) {
+		const struct timeline_ev *t = &s->timeline[i];
+		const struct intruder *r = &s->rows[t->row];
+
+		fmt_wall(t->ts + rp->wall_offset, wall, sizeof(wall));
+		json_obj_begin(&j);
+		json_kv_u64(&j, "mono_ns", t->ts);
+		json_kv_str(&j, "wall", wall);
+		json_kv_u64(&j, "cpu", r->cpu);
+		json_kv_str(&j, "kind", silence_kind_name(r->kind));
+		json_kv_str(&j, "name", r->name);
+		json_kv_u64(&j, "dur_ns", t->dur);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_kv_u64(&j, "timeline_not_kept", s->timeline_dropped);
+	json_corroboration(&j, rp);
+	json_config(&j, rp);
+	json_key(&j, "losses");
+	json_obj_begin(&j);
+	for (int k = 0; k < LOSS_KINDS; k++)
+		json_kv_u64(&j, loss_name(k), rp->losses[k]);
+	json_obj_end(&j);
+	json_obj_end(&j);
+	json_finish(&j);
+}
+
+static void report(const struct report *rp)
+{
+	if (env.c.json) {
+		print_json(rp);
+		return;
+	}
+	print_verdicts(rp);
+	print_table(rp);
+	print_fixes(rp);
+	print_senders(rp);
+	print_corroboration(rp);
+	print_config(rp);
+	print_timeline(rp);
+}
+
+static const char *const loss_hints[LOSS_KINDS] = {
+	[LOSS_RINGBUF] = "raise --ringbuf-kb; the counts are lower bounds",
+	[LOSS_START_FULL] = "work items were missed",
+};
+
+static bool all_silent(const struct report *rp)
+{
+	for (size_t i = 0; i < rp->s->ncpus; i++)
+		if (!silence_cpu_silent(rp->s, rp->s->cpus[i].cpu, rp->total_losses))
+			return false;
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { options, parse_arg, NULL, doc, NULL, NULL, NULL };
+	static struct report rp;
+	struct schedsilence_bpf *skel = NULL;
+	struct ctx ctx = { 0 };
+	struct silence_cfg scfg = { 0 };
+	enum run_end end;
+	uint64_t rb_size = 4096;
+	int err = 0;
+	char cpus[256];
+
+	suite_init("schedsilence");
+	argp_parse(&argp, argc, argv, 0, NULL, NULL);
+	common_opts_finish(&env.c);
+	if (!env.c.cpus.n)
+		die_usage("-C/--cpu LIST is required: the CPUs to watch");
+	if (env.c.cpus.n > SS_MAX_WATCH)
+		die_usage("-C/--cpu: at most %d CPUs can be watched at once", SS_MAX_WATCH);
+	while (rb_size < env.ringbuf_kb * 1024)
+		rb_size <<= 1;
+	bpf_env_check();
+	run_install_signals();
+	cpu_list_str(&env.c.cpus, cpus, sizeof(cpus));
+	rp.self_on_watched = !move_self(&env.c.cpus);
+	if (rp.self_on_watched)
+		msg_warn("every online CPU is watched: schedsilence itself runs on them "
+			 "and is counted");
+
+	skel = schedsilence_bpf__open();
+	if (!skel) {
+		err = bpf_fail("opening the BPF object", errno);
+		goto cleanup;
+	}
+	for (size_t i = 0; i < env.c.cpus.n; i++)
+		skel->rodata->watch_cpus[i] = env.c.cpus.cpus[i];
+	skel->rodata->nwatch = env.c.cpus.n;
+	filter_configure(&skel->rodata->tfilter, skel->maps.target_tgids,
+			 skel->maps.target_tids, skel->maps.target_cpus, &env.c);
+	map_resize(skel->maps.events, (uint32_t)rb_size);
+	bpf_disable_missing_tps(skel->obj, rp.missing_tps, sizeof(rp.missing_tps));
+	{
+		static const char *const required[] = {
+			"sched_switch", "sched_wakeup", "sched_migrate_task",
+			"irq_handler_entry", "softirq_entry", "local_timer_entry",
+		};
+		for (size_t i = 0; i < ARRAY_SIZE(required); i++)
+			if (!bpf_tp_exists(required[i]) || strstr(rp.missing_tps, required[i])) {
+				msg_warn("this kernel lacks the tracepoint %s (no btf_trace_%s "
+					 "in its BTF)", required[i], required[i]);
+				err = EXIT_UNSUPPORTED;
+				goto cleanup;
+			}
+	}
+	bpf_pick_tp_flavour(skel->obj);
+
+	err = schedsilence_bpf__load(skel);
+	if (err) {
+		err = bpf_fail("loading the BPF programs", err);
+		goto cleanup;
+	}
+	err = filter_fill(skel->maps.target_tgids, skel->maps.target_tids,
+			  skel->maps.target_cpus, &env.c);
+	if (err) {
+		err = bpf_fail("filling the CPU filter", err);
+		goto cleanup;
+	}
+	scfg.cpus = &env.c.cpus;
+	scfg.allow_tids = &env.allow_tids;
+	scfg.allow_comms = (const char (*)[SILENCE_COMM_LEN])env.allow_comms;
+	scfg.n_allow_comms = env.n_allow_comms;
+	scfg.timeline_max = env.timeline;
+	ctx.s = silence_new(&scfg);
+	if (!ctx.s) {
+		msg_warn("out of memory");
+		err = EXIT_UNSUPPORTED;
+		goto cleanup;
+	}
+	rp.s = ctx.s;
+	ctx.rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, &ctx, NULL);
+	if (!ctx.rb) {
+		err = bpf_fail("creating the ring buffer", errno);
+		goto cleanup;
+	}
+	sys_config_read(&rp.cfg);
+	err = schedsilence_bpf__attach(skel);
+	if (err) {
+		err = bpf_fail("attaching to the tracepoints", err);
+		goto cleanup;
+	}
+	/* the window: from the first snapshot to the last; events outside it
+	 * are not counted, so the tracepoints and /proc agree */
+	allowed_begin(&rp.allowed);
+	rp.have_irqs = !irq_snap_read(&env.c.cpus, &rp.before);
+	ctx.s->cfg.start_ts = now_ns();
+	rp.wall_offset = realtime_ns() - now_ns();
+	if (env.c.duration)
+		msg_warn("watching CPU %s for %g s", cpus, env.c.duration);
+	else
+		msg_warn("watching CPU %s; Ctrl-C to end", cpus);
+
+	end = run_loop(&(struct run_opts){
+		.duration = env.c.duration,
+		.poll = poll_events,
+		.ctx = &ctx,
+	});
+	ctx.s->cfg.end_ts = now_ns();
+	if (rp.have_irqs)
+		rp.have_irqs = !irq_snap_read(&env.c.cpus, &rp.after);
+	allowed_end(&rp.allowed);
+	schedsilence_bpf__detach(skel);
+	ring_buffer__consume(ctx.rb);
+	run_report_end(end);
+	rp.duration_s = (ctx.s->cfg.end_ts - ctx.s->cfg.start_ts) / 1e9;
+
+	silence_finish(ctx.s, ctx.s->cfg.end_ts);
+	silence_sort(ctx.s);
+	name_all(ctx.s);
+	losses_read(skel->maps.losses, rp.losses);
+	for (int k = 0; k < LOSS_KINDS; k++)
+		rp.total_losses += rp.losses[k];
+	report(&rp);
+	fflush(stdout);
+	losses_report(rp.losses, loss_hints);
+	err = all_silent(&rp) ? EXIT_REPORTED : EXIT_FOUND;
+
+cleanup:
+	ring_buffer__free(ctx.rb);
+	schedsilence_bpf__destroy(skel);
+	silence_free(ctx.s);
+	irq_snap_free(&rp.before);
+	irq_snap_free(&rp.after);
+	free(rp.allowed.t);
+	id_list_free(&env.allow_tids);
+	cpu_list_free(&env.c.cpus);
+	return err;
+}

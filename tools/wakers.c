@@ -1,0 +1,742 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* wakers: who wakes my threads, from where, and how often.  Wakeups (and
+ * signals) of the traced threads, by waker, waker stacks and target, with
+ * the time the target had been blocked and how long it then took to run. */
+#include <argp.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "common.h"
+#include "opts.h"
+#include "run.h"
+#include "json.h"
+#include "histogram.h"
+#include "stacks.h"
+#include "bpfutil.h"
+#include "announce.h"
+#include "wakers.h"
+#include "wakers.skel.h"
+
+static struct env {
+	struct common_opts c;
+	bool time;
+	bool no_signals;
+	__u32 stack_storage, max_entries;
+} env = {
+	.stack_storage = 16384,
+	.max_entries = 10240,
+};
+
+enum {
+	OPT_TIME = OPT_TOOL_BASE,
+	OPT_NO_SIGNALS,
+	OPT_STACK_STORAGE,
+	OPT_MAX_ENTRIES,
+};
+
+static const char doc[] =
+"Show who wakes the traced threads (and who signals them): the waker's\n"
+"name, pid, kernel and user stack, how often, how long the target had been\n"
+"blocked, and how long it then took to run.  Wakeups from interrupt context\n"
+"are labelled [hardirq], [softirq] or [nmi], never blamed on the task that\n"
+"happened to be interrupted.\n"
+"\n"
+"USAGE: wakers [-p PID | -t TID] [-C CPUS] [-d SECS] [-f [--time] | -j] [--check]\n"
+"\n"
+"EXAMPLES:\n"
+"    wakers -p 185              # who wakes process 185, until Ctrl-C\n"
+"    wakers -t 188 -d 10        # who wakes thread 188, for 10 seconds\n"
+"    wakers -d 5                # every wakeup on the machine, for 5 seconds\n"
+"    wakers -p 185 -f -d 10 > wakers.folded   # for flamegraph.pl\n"
+"    wakers -p 185 -f --time -d 10   # weighted by time blocked (us)\n"
+"    wakers -t 188 -j -d 5      # JSON\n"
+"    wakers -t 188 --check -d 5 # exit 1 if thread 188 was woken at all\n";
+
+static const struct argp_option options[] = {
+	OPTS_PID,
+	OPTS_TID,
+	OPTS_CPU("Count only wakeups and signals sent from these CPUs"),
+	OPTS_DURATION,
+	OPTS_FOLDED,
+	{ "time", OPT_TIME, NULL, 0, "With -f: the value is the microseconds the woken "
+	  "thread had been blocked, not the number of wakeups", 0 },
+	OPTS_JSON,
+	OPTS_CHECK("Exit 1 if a traced thread was woken or signalled at all"),
+	{ "no-signals", OPT_NO_SIGNALS, NULL, 0, "Do not trace signal_generate", 0 },
+	{ "stack-storage-size", OPT_STACK_STORAGE, "N", 0, "Room for N unique stacks (default 16384)", 0 },
+	{ "max-entries", OPT_MAX_ENTRIES, "N", 0, "Room for N (waker, stacks, target) "
+	  "records and N traced threads (default 10240)", 0 },
+	OPTS_VERBOSE,
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case OPT_TIME:
+		env.time = true;
+		break;
+	case OPT_NO_SIGNALS:
+		env.no_signals = true;
+		break;
+	case OPT_STACK_STORAGE:
+		env.stack_storage = opt_u64("--stack-storage-size", arg, 1, 1 << 24);
+		break;
+	case OPT_MAX_ENTRIES:
+		env.max_entries = opt_u64("--max-entries", arg, 1, 1 << 24);
+		break;
+	default:
+		return common_parse_opt(key, arg, state, &env.c);
+	}
+	return 0;
+}
+
+/* ---- names ---- */
+
+static const char *const ctx_names[] = {
+	[WK_CTX_TASK] = "task",
+	[WK_CTX_HARDIRQ] = "hardirq",
+	[WK_CTX_SOFTIRQ] = "softirq",
+	[WK_CTX_NMI] = "nmi",
+};
+
+static const char *const ctx_labels[] = {
+	[WK_CTX_TASK] = "[task]",
+	[WK_CTX_HARDIRQ] = "[hardirq]",
+	[WK_CTX_SOFTIRQ] = "[softirq]",
+	[WK_CTX_NMI] = "[nmi]",
+};
+
+/* include/linux/interrupt.h, in vector order */
+static const char *const softirq_names[] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
+	"SCHED", "HRTIMER", "RCU",
+};
+
+static const char *const sig_results[] = {
+	"delivered", "ignored", "already_pending", "overflow_fail", "lose_info",
+};
+
+static const char *const ctx_sources[] = {
+	"none", "per-CPU preempt count", "thread_info.preempt_count",
+	"irq/softirq tracepoints",
+};
+
+static const char *ctx_name(__u32 c)
+{
+	return c < ARRAY_SIZE(ctx_names) ? ctx_names[c] : "unknown";
+}
+
+static void signal_name(int sig, char *buf, size_t size)
+{
+	const char *abbr = sig > 0 && sig < SIGRTMIN ? sigabbrev_np(sig) : NULL;
+
+	if (abbr)
+		snprintf(buf, size, "SIG%s", abbr);
+	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		snprintf(buf, size, "SIGRTMIN+%d", sig - SIGRTMIN);
+	else
+		snprintf(buf, size, "signal %d", sig);
+}
+
+/* The name of a hard interrupt: its handlers' names from sysfs, else the
+ * system vector its kernel stack went through ("apic_timer_interrupt"),
+ * else "" */
+static void hardirq_name(int irq, const char **kfr, int kn, char *buf, size_t size)
+{
+	char path[64];
+	int n;
+
+	buf[0] = 0;
+	if (irq >= 0) {
+		snprintf(path, sizeof(path), "/sys/kernel/irq/%d/actions", irq);
+		n = read_small_file(path, buf, size);
+		if (n > 0) {
+			buf[strcspn(buf, "\n")] = 0;
+			if (buf[0])
+				return;
+		}
+		snprintf(buf, size, "irq %d", irq);
+		return;
+	}
+	for (int i = kn - 1; i >= 0; i--) {
+		if (!strncmp(kfr[i], "asm_sysvec_", 11)) {
+			snprintf(buf, size, "%s", kfr[i] + 11);
+			return;
+		}
+	}
+}
+
+/* Offset of a member of a struct, in bytes; -1 if absent */
+static long member_offset(const struct btf *btf, __u32 type_id, const char *name)
+{
+	const struct btf_type *t = btf__type_by_id(btf, type_id);
+	const struct btf_member *m;
+
+	if (!t || !btf_is_struct(t))
+		return -1;
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), name))
+			return btf_member_bit_offset(t, i) / 8;
+	return -1;
+}
+
+/* Where this CPU's preempt count and cpu_number are, relative to its
+ * runqueue: offsets in the kernel's per-CPU section, from its BTF.  The
+ * preempt count is the per-CPU variable __preempt_count (x86, up to 6.1
+ * and from 6.15), or a member of pcpu_hot (6.2 to 6.14).  False if the
+ * layout is not found (other architectures). */
+static bool percpu_layout(__s64 *pc_from_rq, __s64 *cpu_from_rq)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	long rq = -1, pc = -1, cpu = -1;
+	__u32 n;
+
+	if (!btf)
+		return false;
+	n = btf__type_cnt(btf);
+	for (__u32 id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_var_secinfo *vs;
+
+		if (!btf_is_datasec(t) ||
+		    strcmp(btf__name_by_offset(btf, t->name_off), ".data..percpu"))
+			continue;
+		vs = btf_var_secinfos(t);
+		for (int i = 0; i < btf_vlen(t); i++, vs++) {
+			const struct btf_type *v = btf__type_by_id(btf, vs->type);
+			const char *name = btf__name_by_offset(btf, v->name_off);
+			long m;
+
+			if (!strcmp(name, "runqueues")) {
+				rq = vs->offset;
+			} else if (!strcmp(name, "__preempt_count")) {
+				pc = vs->offset;
+			} else if (!strcmp(name, "cpu_number")) {
+				cpu = vs->offset;
+			} else if (!strcmp(name, "pcpu_hot")) {
+				if ((m = member_offset(btf, v->type, "preempt_count")) >= 0)
+					pc = vs->offset + m;
+				if ((m = member_offset(btf, v->type, "cpu_number")) >= 0)
+					cpu = vs->offset + m;
+			}
+		}
+		break;
+	}
+	btf__free(btf);
+	if (rq < 0 || pc < 0 || cpu < 0)
+		return false;
+	*pc_from_rq = pc - rq;
+	*cpu_from_rq = cpu - rq;
+	return true;
+}
+
+/* ---- collection ---- */
+
+struct entry {
+	struct wakers_key key;
+	struct wakers_val val;
+	struct hist latency;
+};
+
+struct collected {
+	struct entry *e;
+	size_t n, cap;
+	__u64 wakeups, signals;
+	struct hist latency;	/* every wakeup, merged */
+};
+
+static int collect(int fd, int lat_fd, struct collected *c)
+{
+	struct wakers_key k, next, *prev = NULL;
+	int err;
+
+	while (!(err = bpf_map_get_next_key(fd, prev, &next))) {
+		if (c->n == c->cap) {
+			size_t cap = c->cap ? c->cap * 2 : 64;
+			struct entry *p = realloc(c->e, cap * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			c->e = p;
+			c->cap = cap;
+		}
+		if (!bpf_map_lookup_elem(fd, &next, &c->e[c->n].val)) {
+			struct entry *e = &c->e[c->n++];
+
+			e->key = next;
+			if (bpf_map_lookup_elem(lat_fd, &next, &e->latency))
+				memset(&e->latency, 0, sizeof(e->latency));
+			if (next.type == WK_WAKEUP) {
+				c->wakeups += e->val.count;
+				hist_merge(&c->latency, &e->latency);
+			} else {
+				c->signals += e->val.count;
+			}
+		}
+		k = next;
+		prev = &k;
+	}
+	return err == -ENOENT ? 0 : err;
+}
+
+static __u64 sort_value(const struct entry *e)
+{
+	return env.time ? e->val.blocked_ns : e->val.count;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (x->key.type != y->key.type)
+		return x->key.type < y->key.type ? -1 : 1;
+	if (sort_value(x) != sort_value(y))
+		return sort_value(x) < sort_value(y) ? 1 : -1;
+	return memcmp(&x->key, &y->key, sizeof(x->key));
+}
+
+/* ---- output ---- */
+
+struct frames {
+	const char *u[MAX_STACK_DEPTH + 1], *k[MAX_STACK_DEPTH + 1];
+	int un, kn;
+	char label[160];	/* interrupt context: "[softirq NET_RX]" */
+	char sub[128];		/* its name alone: "NET_RX", or "" */
+};
+
+static void resolve(struct stacksym *sym, int stacks_fd, const struct wakers_key *key,
+		    struct frames *f)
+{
+	__u64 ips[MAX_STACK_DEPTH];
+	int cut = 0;
+
+	f->un = f->kn = 0;
+	f->label[0] = f->sub[0] = 0;
+	/* -1: not taken (kernel thread, interrupt); other negatives: lost */
+	if (key->kstack >= 0 && !bpf_map_lookup_elem(stacks_fd, &key->kstack, ips))
+		f->kn = stacksym_kernel(sym, ips, MAX_STACK_DEPTH, f->k);
+	else if (key->kstack != -1)
+		f->k[f->kn++] = FRAME_KERNEL_LOST;
+	if (key->ustack >= 0 && !bpf_map_lookup_elem(stacks_fd, &key->ustack, ips))
+		f->un = stacksym_user(sym, key->waker_pid, ips, MAX_STACK_DEPTH, f->u);
+	else if (key->ustack != -1)
+		f->u[f->un++] = FRAME_USER_LOST;
+	if (key->ctx == WK_CTX_TASK)
+		return;
+
+	/* An interrupt's frames below its entry (asm_*) belong to whatever
+	 * it interrupted: they are dropped, so that nothing is blamed on it
+	 * and identical interrupt paths merge. */
+	for (int i = f->kn - 1; i >= 0; i--) {
+		if (!strncmp(f->k[i], "asm_", 4)) {
+			cut = i;
+			break;
+		}
+	}
+	if (cut) {
+		memmove(f->k, f->k + cut, (f->kn - cut) * sizeof(f->k[0]));
+		f->kn -= cut;
+	}
+	if (key->ctx == WK_CTX_HARDIRQ)
+		hardirq_name(key->irq, f->k, f->kn, f->sub, sizeof(f->sub));
+	else if (key->ctx == WK_CTX_SOFTIRQ && key->irq >= 0)
+		snprintf(f->sub, sizeof(f->sub), "%s",
+			 (size_t)key->irq < ARRAY_SIZE(softirq_names) ?
+			 softirq_names[key->irq] : "unknown vector");
+	snprintf(f->label, sizeof(f->label), "[%s%s%s]", ctx_name(key->ctx),
+		 f->sub[0] ? " " : "", f->sub);
+}
+
+static void print_waker(const char *role, const struct wakers_key *k,
+			const struct frames *f)
+{
+	if (k->ctx == WK_CTX_TASK)
+		printf("    -                %s %s (%u/%u)\n", role, k->waker_comm,
+		       k->waker_pid, k->waker_tid);
+	else
+		printf("    -                %s %s\n", role, f->label);
+}
+
+static void print_plain(const struct frames *f, const struct entry *e)
+{
+	const struct wakers_key *k = &e->key;
+	char a[32], b[32], c[32], sig[32];
+
+	for (int i = f->kn - 1; i >= 0; i--)
+		printf("    %s\n", f->k[i]);
+	if (f->un)
+		printf("    --\n");
+	for (int i = f->un - 1; i >= 0; i--)
+		printf("    %s\n", f->u[i]);
+	if (k->type == WK_SIGNAL) {
+		signal_name(k->sig, sig, sizeof(sig));
+		print_waker("sender", k, f);
+		printf("    -                %s (%d) to %s (%u/%u)%s\n", sig, k->sig,
+		       k->target_comm, k->target_pid, k->target_tid,
+		       k->sig_group ? ", process-wide" : "");
+		printf("        %llu signal%s, %s\n\n", (unsigned long long)e->val.count,
+		       e->val.count == 1 ? "" : "s",
+		       (size_t)k->sig_result < ARRAY_SIZE(sig_results) ?
+		       sig_results[k->sig_result] : "unknown result");
+		return;
+	}
+	print_waker("waker", k, f);
+	printf("    -                woke %s (%u/%u)\n", k->target_comm,
+	       k->target_pid, k->target_tid);
+	fmt_ns(a, sizeof(a), e->val.blocked_ns);
+	printf("        %llu wakeup%s, after %s blocked in all\n",
+	       (unsigned long long)e->val.count, e->val.count == 1 ? "" : "s", a);
+	if (e->latency.count) {
+		fmt_ns(a, sizeof(a), hist_percentile(&e->latency, 0.50));
+		fmt_ns(b, sizeof(b), hist_percentile(&e->latency, 0.99));
+		fmt_ns(c, sizeof(c), e->latency.max);
+		printf("        ran after: p50 %s  p99 %s  max %s\n", a, b, c);
+	}
+	printf("\n");
+}
+
+static void json_frames(struct json *j, const char *key, const char *const *fr, int n)
+{
+	json_key(j, key);
+	json_arr_begin(j);
+	for (int i = 0; i < n; i++)
+		json_str(j, fr[i]);
+	json_arr_end(j);
+}
+
+static void json_entry(struct json *j, const struct frames *f, const struct entry *e)
+{
+	const struct wakers_key *k = &e->key;
+	const struct hist *h = &e->latency;
+	char sig[32];
+
+	json_obj_begin(j);
+	json_key(j, k->type == WK_SIGNAL ? "sender" : "waker");
+	json_obj_begin(j);
+	json_kv_str(j, "context", ctx_name(k->ctx));
+	json_kv_str(j, "comm", k->ctx == WK_CTX_TASK ? k->waker_comm : f->label);
+	json_kv_u64(j, "pid", k->waker_pid);
+	json_kv_u64(j, "tid", k->waker_tid);
+	json_kv_i64(j, "irq", k->ctx == WK_CTX_TASK ? -1 : k->irq);
+	json_key(j, "irq_name");
+	if (f->sub[0])
+		json_str(j, f->sub);
+	else
+		json_null(j);
+	json_obj_end(j);
+	json_key(j, "target");
+	json_obj_begin(j);
+	json_kv_str(j, "comm", k->target_comm);
+	json_kv_u64(j, "pid", k->target_pid);
+	json_kv_u64(j, "tid", k->target_tid);
+	json_obj_end(j);
+	json_kv_u64(j, "count", e->val.count);
+	if (k->type == WK_SIGNAL) {
+		signal_name(k->sig, sig, sizeof(sig));
+		json_kv_i64(j, "signal", k->sig);
+		json_kv_str(j, "name", sig);
+		json_kv_str(j, "result", (size_t)k->sig_result < ARRAY_SIZE(sig_results) ?
+			    sig_results[k->sig_result] : "unknown");
+		json_kv_bool(j, "group", k->sig_group);
+	} else {
+		json_kv_u64(j, "blocked_us", e->val.blocked_ns / 1000);
+		json_key(j, "latency");
+		json_obj_begin(j);
+		json_kv_u64(j, "count", h->count);
+		json_kv_u64(j, "sum_ns", h->sum);
+		json_kv_u64(j, "max_ns", h->max);
+		hist_json_percentiles(j, h);
+		json_obj_end(j);
+	}
+	json_frames(j, "user_stack", f->u, f->un);
+	json_frames(j, "kernel_stack", f->k, f->kn);
+	json_obj_end(j);
+}
+
+static void json_tail(struct json *j, const struct collected *c, struct stacksym *sym,
+		      const __u64 losses[LOSS_KINDS], __u32 ctx_src)
+{
+	struct stacksym_stats st;
+
+	json_arr_end(j);
+	json_key(j, "totals");
+	json_obj_begin(j);
+	json_kv_u64(j, "wakeups", c->wakeups);
+	json_kv_u64(j, "signals", c->signals);
+	json_obj_end(j);
+	json_key(j, "latency");
+	hist_json(j, &c->latency);
+	json_kv_str(j, "context_source", ctx_src < ARRAY_SIZE(ctx_sources) ?
+		    ctx_sources[ctx_src] : "unknown");
+	json_key(j, "losses");
+	json_obj_begin(j);
+	for (int k = 0; k < LOSS_KINDS; k++)
+		json_kv_u64(j, loss_name(k), losses[k]);
+	json_obj_end(j);
+	stacksym_stats(sym, &st);
+	json_key(j, "frames");
+	json_obj_begin(j);
+	json_kv_u64(j, "user", st.user_frames);
+	json_kv_u64(j, "user_unknown", st.user_unknown);
+	json_kv_u64(j, "user_module_only", st.user_module_only);
+	json_kv_u64(j, "kernel", st.kernel_frames);
+	json_kv_u64(j, "kernel_unknown", st.kernel_unknown);
+	json_obj_end(j);
+	json_obj_end(j);
+	json_finish(j);
+}
+
+static void folded_entry(struct folded *fo, struct frames *f, const struct entry *e)
+{
+	__u64 v = env.time ? e->val.blocked_ns / 1000 : e->val.count;
+	const char *u[1];
+	char sub[140];
+
+	if (e->key.type != WK_WAKEUP || !v)
+		return;
+	if (e->key.ctx == WK_CTX_TASK) {
+		folded_add(fo, e->key.waker_comm, f->u, f->un, f->k, f->kn, v);
+		return;
+	}
+	/* "[softirq];[NET_RX];kernel frames" */
+	snprintf(sub, sizeof(sub), "[%s]", f->sub);
+	u[0] = sub;
+	folded_add(fo, ctx_labels[e->key.ctx], u, f->sub[0] ? 1 : 0, f->k, f->kn, v);
+}
+
+static void report(struct wakers_bpf *skel, struct stacksym *sym,
+		   struct collected *c, const __u64 losses[LOSS_KINDS])
+{
+	int stacks_fd = bpf_map__fd(skel->maps.stacks);
+	__u32 ctx_src = skel->bss->ctx_source;
+	struct folded *fo = NULL;
+	struct frames *f = calloc(1, sizeof(*f));
+	bool in_signals = false;
+	struct json j;
+
+	if (!f) {
+		msg_warn("out of memory");
+		return;
+	}
+	qsort(c->e, c->n, sizeof(*c->e), entry_cmp);
+	if (env.c.folded) {
+		fo = folded_new();
+	} else if (env.c.json) {
+		json_init(&j, stdout);
+		json_obj_begin(&j);
+		json_kv_str(&j, "tool", "wakers");
+		json_kv_str(&j, "version", SUITE_VERSION);
+		json_kv_double(&j, "duration_s", (run_end_ns - run_start_ns) / 1e9);
+		json_key(&j, "wakeups");
+		json_arr_begin(&j);
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		const struct entry *e = &c->e[i];
+
+		resolve(sym, stacks_fd, &e->key, f);
+		if (fo) {
+			folded_entry(fo, f, e);
+			continue;
+		}
+		if (env.c.json) {
+			if (e->key.type == WK_SIGNAL && !in_signals) {
+				json_arr_end(&j);
+				json_key(&j, "signals");
+				json_arr_begin(&j);
+				in_signals = true;
+			}
+			json_entry(&j, f, e);
+		} else {
+			if (e->key.type == WK_SIGNAL && !in_signals) {
+				printf("Signals sent to the traced threads:\n\n");
+				in_signals = true;
+			}
+			print_plain(f, e);
+		}
+		if (ferror(stdout))
+			break;
+	}
+	if (fo) {
+		folded_print(fo, stdout);
+		folded_free(fo);
+	} else if (env.c.json) {
+		if (!in_signals) {
+			json_arr_end(&j);
+			json_key(&j, "signals");
+			json_arr_begin(&j);
+		}
+		json_tail(&j, c, sym, losses, ctx_src);
+	} else {
+		printf("%llu wakeups and %llu signals of the traced threads.\n",
+		       (unsigned long long)c->wakeups, (unsigned long long)c->signals);
+		if (c->latency.count) {
+			printf("Wakeup latency (from the wakeup until the woken thread ran):\n");
+			hist_print(stdout, &c->latency, "    ");
+		}
+	}
+	if (verbose)
+		msg_warn("interrupt context read from %s", ctx_src < ARRAY_SIZE(ctx_sources) ?
+			 ctx_sources[ctx_src] : "?");
+	free(f);
+}
+
+/* ---- events ---- */
+
+struct ctx {
+	struct ring_buffer *rb;
+	struct stacksym *sym;
+};
+
+static int on_event(void *vctx, void *data, size_t size)
+{
+	struct ctx *ctx = vctx;
+	const struct announce_event *e = data;
+
+	if (size >= sizeof(*e) && e->type == ANNOUNCE_EV_NEW_PROCESS)
+		stacksym_cache_pid(ctx->sym, e->tgid);
+	return 0;
+}
+
+static int poll_events(void *vctx, int timeout_ms)
+{
+	struct ctx *ctx = vctx;
+	int err = ring_buffer__poll(ctx->rb, timeout_ms);
+
+	return err < 0 ? err : 0;
+}
+
+static const char *const loss_hints[LOSS_KINDS] = {
+	[LOSS_STACK_COLLISION] = "raise --stack-storage-size",
+	[LOSS_STACK_FULL] = "raise --stack-storage-size",
+	[LOSS_AGG_FULL] = "raise --max-entries",
+	[LOSS_START_FULL] = "raise --max-entries (blocked time and latency of some wakeups missed)",
+	[LOSS_OTHER] = "latency samples lost: no kernel memory for a new histogram",
+	[LOSS_USTACK] = "shown as " FRAME_USER_LOST,
+	[LOSS_KSTACK] = "shown as " FRAME_KERNEL_LOST,
+};
+
+static void describe_targets(char *who, size_t size)
+{
+	char p[200] = "", t[200] = "";
+
+	if (!env.c.pids.n && !env.c.tids.n) {
+		snprintf(who, size, "every thread");
+		return;
+	}
+	id_list_str(&env.c.pids, p, sizeof(p));
+	id_list_str(&env.c.tids, t, sizeof(t));
+	snprintf(who, size, "%s%s%s%s%s", *p ? "pid " : "", p, *p && *t ? ", " : "",
+		 *t ? "tid " : "", t);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { options, parse_arg, NULL, doc, NULL, NULL, NULL };
+	struct wakers_bpf *skel = NULL;
+	struct ctx ctx = { 0 };
+	struct collected c = { 0 };
+	__u64 losses[LOSS_KINDS];
+	enum run_end end;
+	int err = 0;
+	char who[420];
+
+	suite_init("wakers");
+	argp_parse(&argp, argc, argv, 0, NULL, NULL);
+	common_opts_finish(&env.c);
+	if (env.time && !env.c.folded)
+		die_usage("--time goes with -f/--folded");
+	bpf_env_check();
+	run_install_signals();
+
+	skel = wakers_bpf__open();
+	if (!skel) {
+		err = bpf_fail("opening the BPF object", errno);
+		goto cleanup;
+	}
+	skel->rodata->want_signals = !env.no_signals;
+	if (!getenv("SUITE_WAKERS_IRQ_EVENTS"))
+		skel->rodata->pc_by_rq = percpu_layout(&skel->rodata->pc_from_rq,
+						       &skel->rodata->cpu_from_rq);
+	filter_configure(&skel->rodata->tfilter, skel->maps.target_tgids,
+			 skel->maps.target_tids, skel->maps.target_cpus, &env.c);
+	map_resize(skel->maps.stacks, env.stack_storage);
+	map_resize(skel->maps.agg, env.max_entries);
+	map_resize(skel->maps.latency, env.max_entries);
+	map_resize(skel->maps.tstates, env.max_entries);
+	if (env.no_signals) {
+		bpf_program__set_autoload(skel->progs.signal_generate_btf, false);
+		bpf_program__set_autoload(skel->progs.signal_generate_raw, false);
+	}
+	bpf_pick_tp_flavour(skel->obj);
+
+	err = wakers_bpf__load(skel);
+	if (err) {
+		err = bpf_fail("loading the BPF programs", err);
+		goto cleanup;
+	}
+	err = filter_fill(skel->maps.target_tgids, skel->maps.target_tids,
+			  skel->maps.target_cpus, &env.c);
+	if (err) {
+		err = bpf_fail("filling the target filter", err);
+		goto cleanup;
+	}
+	ctx.sym = stacksym_new(false);
+	ctx.rb = ring_buffer__new(bpf_map__fd(skel->maps.announce_rb), on_event, &ctx, NULL);
+	if (!ctx.rb) {
+		err = bpf_fail("creating the ring buffer", errno);
+		goto cleanup;
+	}
+	err = wakers_bpf__attach(skel);
+	if (err) {
+		err = bpf_fail("attaching to sched_waking, sched_switch and signal_generate", err);
+		goto cleanup;
+	}
+
+	describe_targets(who, sizeof(who));
+	if (env.c.duration)
+		msg_warn("tracing wakeups of %s for %g s", who, env.c.duration);
+	else
+		msg_warn("tracing wakeups of %s; Ctrl-C to end", who);
+
+	end = run_loop(&(struct run_opts){
+		.duration = env.c.duration,
+		.pids = &env.c.pids,
+		.tids = &env.c.tids,
+		.poll = poll_events,
+		.ctx = &ctx,
+	});
+	/* stop recording before reading, so the report is one instant */
+	wakers_bpf__detach(skel);
+	ring_buffer__consume(ctx.rb);
+	run_report_end(end);
+
+	err = collect(bpf_map__fd(skel->maps.agg), bpf_map__fd(skel->maps.latency), &c);
+	if (err) {
+		msg_warn("reading the maps failed: %s", strerror(-err));
+		err = EXIT_UNSUPPORTED;
+		goto cleanup;
+	}
+	losses_read(skel->maps.losses, losses);
+	report(skel, ctx.sym, &c, losses);
+	fflush(stdout);
+	losses_report(losses, loss_hints);
+	stacksym_report(ctx.sym);
+	if (!c.n)
+		msg_warn("no wakeup or signal of %s was seen", who);
+	err = (env.c.check && c.n) ? EXIT_FOUND : EXIT_REPORTED;
+
+cleanup:
+	ring_buffer__free(ctx.rb);
+	wakers_bpf__destroy(skel);
+	stacksym_free(ctx.sym);
+	free(c.e);
+	return err;
+}
