@@ -12,7 +12,8 @@
 #define DEFAULT_FILE_BUDGET ((size_t)512 << 20)
 #define KALLSYMS_RELOAD_NS (5ull * 1000000000ull)
 #define PERF_MAP_MODULE "[perf-map]"
-#define VDSO_MODULE "[vdso]"
+
+static const char VDSO_MODULE[] = "[vdso]";
 
 /* Copy a versioned input struct: type_size 0 means "this version"; bytes
  * beyond what we know must be zero. */
@@ -243,18 +244,11 @@ static void sym_file(blaze_symbolizer *s, struct bzs_vma *v, uint64_t addr, stru
 	}
 }
 
-static void sym_one(blaze_symbolizer *s, struct bzs_proc *p, const struct bzs_proc_opts *o,
-		    uint64_t addr, struct tres *t, bool *refreshed, struct bzs_perfmap **pm,
-		    bool *pm_read)
+static void sym_cached(blaze_symbolizer *s, struct bzs_proc *p, const struct bzs_proc_opts *o,
+		       uint64_t addr, struct tres *t, struct bzs_perfmap **pm, bool *pm_read)
 {
 	struct bzs_vma *v = bzs_proc_find(p, addr);
 
-	if (!v && !*refreshed && !p->gone) {
-		/* maybe mapped since (dlopen): read the maps again, once per call */
-		*refreshed = true;
-		bzs_proc_refresh(s, p, false, o);
-		v = bzs_proc_find(p, addr);
-	}
 	if (!v) {
 		if (!perf_lookup(p, o, pm, pm_read, addr, t))
 			t->reason = p->nvmas ? BLAZE_SYMBOLIZE_REASON_UNMAPPED
@@ -284,6 +278,28 @@ static void sym_one(blaze_symbolizer *s, struct bzs_proc *p, const struct bzs_pr
 	}
 	bzs_vma_resolve(s, p, v, o);
 	sym_file(s, v, addr, t);
+}
+
+/* Look up addr in the cached mappings; when that fails in a way a newer
+ * snapshot could fix (not mapped: dlopen since; anonymous or unopenable:
+ * the range was unmapped and reused since), read the maps of a live
+ * process again, once per call, and retry. */
+static void sym_one(blaze_symbolizer *s, struct bzs_proc *p, const struct bzs_proc_opts *o,
+		    uint64_t addr, struct tres *t, bool *refreshed, struct bzs_perfmap **pm,
+		    bool *pm_read)
+{
+	sym_cached(s, p, o, addr, t, pm, pm_read);
+	if (*refreshed || p->gone || t->module == VDSO_MODULE)
+		return;
+	if (t->reason != BLAZE_SYMBOLIZE_REASON_UNMAPPED &&
+	    t->reason != BLAZE_SYMBOLIZE_REASON_UNSUPPORTED &&
+	    t->reason != BLAZE_SYMBOLIZE_REASON_MISSING_COMPONENT)
+		return;
+	*refreshed = true;
+	if (bzs_proc_refresh(s, p, false, o))
+		return;
+	memset(t, 0, sizeof(*t));
+	sym_cached(s, p, o, addr, t, pm, pm_read);
 }
 
 const blaze_syms *blaze_symbolize_process_abs_addrs(blaze_symbolizer *s,

@@ -28,7 +28,10 @@ static __always_inline void announce_tgid(__u32 tgid)
 	struct announce_event *e;
 	__u8 one = 1;
 
-	if (bpf_map_update_elem(&announced, &tgid, &one, BPF_NOEXIST))
+	/* a lookup first: an LRU update takes a free node (and may evict)
+	 * before it finds the key exists */
+	if (bpf_map_lookup_elem(&announced, &tgid) ||
+	    bpf_map_update_elem(&announced, &tgid, &one, BPF_NOEXIST))
 		return;
 	e = bpf_ringbuf_reserve(&announce_rb, sizeof(*e), 0);
 	if (!e) {

@@ -23,6 +23,8 @@ const volatile bool per_thread = false;
 const volatile bool errors_only = false;
 const volatile __u64 slow_ns = 0;	/* 0: no streaming */
 const volatile bool filter_syscalls = false;
+const volatile long nr_exit = -1;		/* calls that never return */
+const volatile long nr_exit_group = -1;
 const volatile __u64 sys_mask[SW_MAX_SYSCALLS / 64] = {};
 
 struct {
@@ -105,24 +107,6 @@ static __always_inline bool syscall_wanted(long nr)
 	return sys_mask[(nr >> 6) & (SW_MAX_SYSCALLS / 64 - 1)] & (1ULL << (nr & 63));
 }
 
-static __always_inline int on_enter(long nr)
-{
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct sw_inflight *s;
-
-	if (!traced(pid_tgid) || !syscall_wanted(nr))
-		return 0;
-	s = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
-				 BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!s) {
-		loss_inc(LOSS_START_FULL);
-		return 0;
-	}
-	s->nr = nr;
-	s->ts = bpf_ktime_get_ns();
-	return 0;
-}
-
 /* The syscall number at the exit, from the registers, for calls whose
  * entry was not seen */
 static __always_inline long regs_nr(struct pt_regs *regs)
@@ -160,6 +144,30 @@ static __always_inline struct sw_val *stats_of(__u32 tid, __u32 nr)
 	tv->pid = bpf_get_current_pid_tgid() >> 32;
 	bpf_get_current_comm(tv->comm, sizeof(tv->comm));
 	return &tv->v;
+}
+
+static __always_inline int on_enter(long nr)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct sw_inflight *s;
+	struct sw_val *v;
+
+	if (!traced(pid_tgid) || !syscall_wanted(nr))
+		return 0;
+	if (nr == nr_exit || nr == nr_exit_group) {
+		if (!errors_only && (v = stats_of((__u32)pid_tgid, nr)))
+			v->noreturn++;
+		return 0;
+	}
+	s = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!s) {
+		loss_inc(LOSS_START_FULL);
+		return 0;
+	}
+	s->nr = nr;
+	s->ts = bpf_ktime_get_ns();
+	return 0;
 }
 
 static __always_inline void count_errno(__u32 tid, __u32 nr, __u32 err)

@@ -19,6 +19,7 @@ struct sw_val {
 	__u64 errors;		/* of those, how many failed */
 	__u64 early;		/* calls entered before tracing began that
 				 * finished during it (latency unknown) */
+	__u64 noreturn;		/* exit, exit_group: entered, never return */
 };
 
 struct sw_tkey {

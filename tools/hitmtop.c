@@ -354,7 +354,7 @@ static const char *code_name(struct symcache *s, uint32_t pid, uint64_t ip,
 	return e && e->name ? e->name : "[unknown]";
 }
 
-#define CODE_COL 69	/* where the CODE column starts */
+#define CODE_COL 70	/* where the CODE column starts */
 
 static void print_plain(struct symcache *s, const struct hitm_view *v, size_t n,
 			const struct totals *t)
@@ -732,10 +732,17 @@ static void base_attr(struct perf_event_attr *a, const struct hitm_pmu *p)
 	a->sample_period = env.period;
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ADDR |
 			 PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT;
-	a->precise_ip = 2;	/* PEBS, IBS: the exact instruction and address */
+	/* PEBS: the exact instruction and address; IBS is precise by itself */
+	a->precise_ip = p->kind == HITM_PMU_PEBS ? 2 : 0;
 	a->exclude_kernel = 1;
 	a->exclude_hv = 1;
 	a->disabled = 1;
+}
+
+static int pmu_fail(const char *err)
+{
+	msg_warn("%s: the PMU's sysfs description is not usable", err);
+	return EXIT_UNSUPPORTED;
 }
 
 static int open_fail(const char *what, const struct hitm_pmu *p, int cpu, int err)
@@ -785,7 +792,7 @@ static int open_events(struct live *lv, const struct hitm_pmu *pmus, int npmu,
 					aux.sample_type = 0;
 					if (hitm_pmu_event_attr(p->dir, "mem-loads-aux", env.ldlat, &aux,
 								err, sizeof(err)))
-						die_unsupported("%s", err);
+						return pmu_fail(err);
 					leader = (int)perf_open(&aux, cpu, -1);
 					if (leader < 0)
 						return open_fail("mem-loads-aux", p, cpu, errno);
@@ -793,7 +800,7 @@ static int open_events(struct live *lv, const struct hitm_pmu *pmus, int npmu,
 				}
 				if (hitm_pmu_event_attr(p->dir, names[k], env.ldlat, &a, err,
 							sizeof(err)))
-					die_unsupported("%s", err);
+					return pmu_fail(err);
 			}
 			fd = perf_open(&a, cpu, k == 0 ? leader : -1);
 			if (fd < 0)
@@ -804,6 +811,7 @@ static int open_events(struct live *lv, const struct hitm_pmu *pmus, int npmu,
 				lv->skel->progs.hitm_sample, (int)fd);
 			if (!lv->links[lv->nfds - 1])
 				return bpf_fail("attaching to the sampling event", errno);
+			lv->fds[lv->nfds - 1] = -1;	/* the link closes it */
 		}
 		if (leader >= 0)
 			ioctl(leader, PERF_EVENT_IOC_ENABLE, 0);
@@ -923,7 +931,8 @@ static int sample(struct symcache *sym)
 cleanup:
 	detach(&lv);
 	for (size_t i = 0; lv.fds && i < lv.nfds; i++)
-		close(lv.fds[i]);
+		if (lv.fds[i] >= 0)
+			close(lv.fds[i]);
 	free(lv.fds);
 	free(lv.links);
 	ring_buffer__free(lv.rb);

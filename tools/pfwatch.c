@@ -950,8 +950,9 @@ int main(int argc, char **argv)
 			 (unsigned long long)r.stats[PF_STAT_NO_VMA]);
 	stacksym_report(ctx.sym);
 	if (tr.late)
-		msg_warn("%zu threads were created while the events were being opened "
-			 "and found later: their first faults may be missing", tr.late);
+		msg_warn("%zu threads were found by listing the process's threads again "
+			 "(a thread was created while the events were being opened): "
+			 "faults they took before that may be missing", tr.late);
 	err = (env.c.check && c.major[0] + c.minor[0]) ? EXIT_FOUND : EXIT_REPORTED;
 
 cleanup:

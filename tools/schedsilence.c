@@ -53,7 +53,7 @@ static const char doc[] =
 "\n"
 "EXAMPLES:\n"
 "    schedsilence -C 1 -d 10                    # is CPU 1 silent for 10 s?\n"
-"    schedsilence -C 1 -d 10 --allow-comm bash  # bash threads are expected there\n"
+"    schedsilence -C 1 -d 10 --allow-comm bash  # bash may run there\n"
 "    schedsilence -C 0-1 -d 5 --timeline 20     # and the first 20 intrusions\n"
 "    schedsilence -C 1 -d 5 -j                  # JSON\n";
 
@@ -399,17 +399,41 @@ static void print_senders(const struct report *rp)
 	}
 }
 
-static uint64_t loc_delta(const struct report *rp, size_t widx)
+/* How much the /proc/interrupts line id moved for watched CPU widx */
+static uint64_t proc_delta(const struct report *rp, size_t widx, const char *id)
 {
 	struct irq_moved *m;
 	size_t n = irq_snap_delta(&rp->before, &rp->after, widx, &m);
 	uint64_t v = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(m[i].id, "LOC"))
+		if (!strcmp(m[i].id, id))
 			v = m[i].delta;
 	free(m);
 	return v;
+}
+
+/* The vectors whose /proc/interrupts line counts the same thing */
+static const struct {
+	const char *proc;
+	enum ss_vector vec;
+} proc_vectors[] = {
+	{ "LOC", SS_VEC_LOCAL_TIMER },
+	{ "RES", SS_VEC_RESCHEDULE },
+	{ "IWI", SS_VEC_IRQ_WORK },
+	{ "PLT", SS_VEC_X86_PLATFORM_IPI },
+};
+
+static uint64_t vec_count(const struct silence *s, uint32_t cpu, enum ss_vector v)
+{
+	const char *name = silence_vector_name(v);
+
+	for (size_t i = 0; i < s->nrows; i++)
+		if (s->rows[i].cpu == cpu &&
+		    (s->rows[i].kind == SK_TIMER_TICK || s->rows[i].kind == SK_IPI) &&
+		    !strcmp(s->rows[i].name, name))
+			return s->rows[i].count;
+	return 0;
 }
 
 static uint64_t tick_count(const struct silence *s, uint32_t cpu)
@@ -433,9 +457,11 @@ static void print_corroboration(const struct report *rp)
 		for (size_t i = 0; i < n; i++)
 			printf("  %-6s %+10lld  %s\n", m[i].id, (long long)m[i].delta, m[i].desc);
 		if (n)
-			printf("  (tracepoints saw %llu local timer interrupts; LOC moved %llu)\n",
-			       (unsigned long long)tick_count(s, s->cpus[w].cpu),
-			       (unsigned long long)loc_delta(rp, w));
+			printf("  (local timer: LOC moved %llu; the tracepoints saw %llu "
+			       "between the readings, %llu from before the first to after "
+			       "the last)\n", (unsigned long long)proc_delta(rp, w, "LOC"),
+			       (unsigned long long)s->cpus[w].vec_inner[SS_VEC_LOCAL_TIMER],
+			       (unsigned long long)tick_count(s, s->cpus[w].cpu));
 		free(m);
 	}
 	if (rp->allowed.n)
@@ -650,8 +676,19 @@ static void print_json(const struct report *rp)
 		json_kv_u64(&j, "allowed_switch_ins", c->allowed_switch_ins);
 		json_kv_u64(&j, "idle_switch_ins", c->idle_switch_ins);
 		json_kv_u64(&j, "timer_ticks", tick_count(s, c->cpu));
-		if (rp->have_irqs)
-			json_kv_u64(&j, "loc_delta", loc_delta(rp, i));
+		json_key(&j, "proc_interrupts_check");
+		json_obj_begin(&j);
+		for (size_t v = 0; rp->have_irqs && v < ARRAY_SIZE(proc_vectors); v++) {
+			json_key(&j, proc_vectors[v].proc);
+			json_obj_begin(&j);
+			json_kv_u64(&j, "proc_delta", proc_delta(rp, i, proc_vectors[v].proc));
+			json_kv_u64(&j, "traced_inner",
+				    c->vec_inner[proc_vectors[v].vec]);
+			json_kv_u64(&j, "traced_outer",
+				    vec_count(s, c->cpu, proc_vectors[v].vec));
+			json_obj_end(&j);
+		}
+		json_obj_end(&j);
 		json_kv_u64(&j, "tick_stop_failed", c->tick_stop_fail);
 		silence_tick_deps_str(c->tick_deps, deps, sizeof(deps));
 		json_kv_str(&j, "tick_stop_dependencies", deps);
@@ -829,8 +866,9 @@ int main(int argc, char **argv)
 	/* the window: from the first snapshot to the last; events outside it
 	 * are not counted, so the tracepoints and /proc agree */
 	allowed_begin(&rp.allowed);
-	rp.have_irqs = !irq_snap_read(&env.c.cpus, &rp.before);
 	ctx.s->cfg.start_ts = now_ns();
+	rp.have_irqs = !irq_snap_read(&env.c.cpus, &rp.before);
+	ctx.s->cfg.inner_start = now_ns();
 	rp.wall_offset = realtime_ns() - now_ns();
 	if (env.c.duration)
 		msg_warn("watching CPU %s for %g s", cpus, env.c.duration);
@@ -842,9 +880,10 @@ int main(int argc, char **argv)
 		.poll = poll_events,
 		.ctx = &ctx,
 	});
-	ctx.s->cfg.end_ts = now_ns();
+	ctx.s->cfg.inner_end = now_ns();
 	if (rp.have_irqs)
 		rp.have_irqs = !irq_snap_read(&env.c.cpus, &rp.after);
+	ctx.s->cfg.end_ts = now_ns();
 	allowed_end(&rp.allowed);
 	schedsilence_bpf__detach(skel);
 	ring_buffer__consume(ctx.rb);

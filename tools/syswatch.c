@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -194,7 +195,7 @@ struct collected {
 	size_t ipn;
 	struct snap *snaps;
 	size_t sn, scap;
-	__u64 calls, early, misc_range;
+	__u64 calls, early, noreturn, misc_range;
 };
 
 static struct row *row_get(struct row **rows, size_t *n, __u32 tid, long nr)
@@ -214,6 +215,7 @@ static void val_merge(struct sw_val *dst, const struct sw_val *src)
 	hist_merge(&dst->h, &src->h);
 	dst->errors += src->errors;
 	dst->early += src->early;
+	dst->noreturn += src->noreturn;
 }
 
 static void err_add(struct row *r, __u32 err, __u64 count)
@@ -246,7 +248,7 @@ static int collect_percpu(struct syswatch_bpf *skel, struct collected *c)
 			break;
 		for (int i = 0; i < ncpu; i++)
 			val_merge(&sum, &vals[i]);
-		if (sum.h.count || sum.early)
+		if (sum.h.count || sum.early || sum.noreturn)
 			row_get(&c->rows, &c->n, 0, nr)->v = sum;
 	}
 	free(vals);
@@ -500,23 +502,35 @@ static void print_table(const struct row *rows, size_t n, const char *indent)
 	}
 }
 
-static void print_early(const struct row *rows, size_t n, const char *indent)
+/* Calls with no latency: "what: name:count ..." for a field of sw_val */
+static void print_uncounted(const struct row *rows, size_t n, const char *indent,
+			    size_t off, const char *what)
 {
 	bool any = false;
 	char nb[40];
 
 	for (size_t i = 0; i < n; i++) {
-		if (!rows[i].v.early)
+		__u64 v = *(const __u64 *)((const char *)&rows[i].v + off);
+
+		if (!v)
 			continue;
 		if (!any)
-			printf("%sentered before tracing began, finished during it "
-			       "(latency unknown):", indent);
+			printf("%s%s:", indent, what);
 		any = true;
 		printf(" %s:%llu", syscall_name_fmt(rows[i].nr, nb, sizeof(nb)),
-		       (unsigned long long)rows[i].v.early);
+		       (unsigned long long)v);
 	}
 	if (any)
 		printf("\n");
+}
+
+static void print_early(const struct row *rows, size_t n, const char *indent)
+{
+	print_uncounted(rows, n, indent, offsetof(struct sw_val, early),
+			"entered before tracing began, finished during it "
+			"(latency unknown)");
+	print_uncounted(rows, n, indent, offsetof(struct sw_val, noreturn),
+			"entered, never return (thread or process exit)");
 }
 
 static void print_hists(const struct row *rows, size_t n, const char *indent)
@@ -602,6 +616,7 @@ static void json_row(struct json *j, const struct row *r)
 	json_kv_u64(j, "max_ns", r->v.h.max);
 	hist_json_percentiles(j, &r->v.h);
 	json_kv_u64(j, "entered_before_start", r->v.early);
+	json_kv_u64(j, "no_return", r->v.noreturn);
 	json_key(j, "errnos");
 	json_arr_begin(j);
 	for (size_t k = 0; k < r->nerr; k++) {
@@ -824,17 +839,18 @@ static void describe_target(char *who, size_t size)
 		 *t ? "tid " : "", t);
 }
 
-/* "12 syscalls by tid 4242 in 60 s" */
+/* "12 syscalls by tid 4242 in 60 s": the -d duration when it ran out,
+ * else the time traced */
 static void format_verdict(char *buf, size_t size, __u64 total, __u64 in_progress,
-			   const char *who)
+			   const char *who, enum run_end end)
 {
 	double secs = (run_end_ns - run_start_ns) / 1e9;
 	char dur[32], extra[64] = "";
 
-	if (secs >= 100)
-		snprintf(dur, sizeof(dur), "%.0f", secs);
+	if (end == RUN_DURATION)
+		snprintf(dur, sizeof(dur), "%g", env.c.duration);
 	else
-		snprintf(dur, sizeof(dur), "%.3g", secs);
+		snprintf(dur, sizeof(dur), "%.1f", secs);
 	if (in_progress)
 		snprintf(extra, sizeof(extra), " (%llu still in progress)",
 			 (unsigned long long)in_progress);
@@ -890,6 +906,8 @@ int main(int argc, char **argv)
 	skel->rodata->slow_ns = env.slower_us * 1000;
 	skel->rodata->filter_syscalls = env.filter;
 	memcpy((void *)skel->rodata->sys_mask, env.mask, sizeof(env.mask));
+	skel->rodata->nr_exit = syscall_lookup("exit");
+	skel->rodata->nr_exit_group = syscall_lookup("exit_group");
 	if (!env.c.pids.n && !env.c.tids.n)
 		skel->rodata->self_tgid = getpid();
 	filter_configure(&skel->rodata->tfilter, skel->maps.target_tgids,
@@ -967,14 +985,15 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < c.n; i++) {
 		c.calls += c.rows[i].v.h.count;
 		c.early += c.rows[i].v.early;
+		c.noreturn += c.rows[i].v.noreturn;
 	}
 	c.misc_range = misc_read(skel->maps.misc, SW_MISC_NR_RANGE);
 	if (!env.errors_only)
 		in_progress = c.ipn;
-	total = c.calls + c.early + in_progress;
+	total = c.calls + c.early + c.noreturn + in_progress;
 	losses_read(skel->maps.losses, losses);
 
-	format_verdict(verdict, sizeof(verdict), total, in_progress, who);
+	format_verdict(verdict, sizeof(verdict), total, in_progress, who, end);
 	if (env.c.json) {
 		print_json(&c, &ctx, losses, who, total, verdict);
 		if (env.c.check)

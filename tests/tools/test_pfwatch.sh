@@ -140,9 +140,10 @@ check_eq "per-cpu -p: no other process" "$n_other" 0
 start_wl pf_toucher 300
 pf_run "$T/f9" "$T/e9" -t "$WL_PID" -f -d 20
 check_range "-t: the thread's faults" "$(folded_sum 'pf_touch_fresh_pages' "$T/f9")" 300 330
-start_wl offcpu_blocker 2 10 300
+start_wl pf_toucher 300 5000 thread
 pf_run "$T/f9b" "$T/e9b" -p "$WL_PID" -f -d 20
-check_grep "-p: a thread created after the start is followed" '^ocpu_blocker;' "$T/f9b"
+check_range "-p: a thread created after the start is followed" \
+	"$(folded_sum '^pf_thread;.*pf_touch_fresh_pages' "$T/f9b")" 300 330
 
 # 10. Bad input: exit 2 with a message naming the culprit
 for args in "-p 12abc" "-p -5" "-p 99999999999" "-p 4194303" "-t 4194303" "-d 0" \

@@ -14,9 +14,12 @@
  *         (no read-ahead): one major fault per page
  *   read  an anonymous mapping filled by read(2) from that file: the
  *         faults are taken in kernel mode, inside the system call
+ *   thread an anonymous mapping touched by a thread ("pf_thread") created
+ *         once the wait is over
  * Transparent huge pages are turned off on the range so that every page
  * is a fault of its own. */
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include "wl.h"
@@ -58,6 +61,20 @@ NOINLINE long pf_touch_fresh_pages(volatile char *p, long pages, int write)
 	}
 	pf_keep(sum);
 	return sum;
+}
+
+struct touch {
+	char *region;
+	long pages;
+};
+
+static void *toucher_thread(void *arg)
+{
+	struct touch *t = arg;
+
+	wl_name("pf_thread");
+	pf_touch_fresh_pages(t->region, t->pages, 1);
+	return NULL;
 }
 
 static char *file_region(long pages, int drop, int keep_fd)
@@ -160,7 +177,15 @@ int main(int argc, char **argv)
 		pf_warmup_touch(warm_region, warm);
 	if (gap)
 		wl_delay_ms(gap);
-	pf_touch_fresh_pages(region, pages, strcmp(mode, "major") != 0);
+	if (!strcmp(mode, "thread")) {
+		struct touch t = { region, pages };
+		pthread_t th;
+
+		pthread_create(&th, NULL, toucher_thread, &t);
+		pthread_join(th, NULL);
+	} else {
+		pf_touch_fresh_pages(region, pages, strcmp(mode, "major") != 0);
+	}
 	wl_delay_ms(hold);
 	if (file_path[0])
 		unlink(file_path);

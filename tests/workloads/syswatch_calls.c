@@ -5,9 +5,11 @@
  *                SIGUSR1), then makes exactly N getppid() calls from
  *                sw_getppid_here(), FAILS close(-1) calls (each fails with
  *                EBADF) from sw_fail_here(), and SLOW nanosleep(SLOW_MS)
- *                calls from sw_slow_here().  MODE "hold": then blocks
- *                60 s in nanosleep from sw_hold_here() (in progress at
- *                the end).  Then it exits.
+ *                calls from sw_slow_here().  MODE "unknown": then 4 calls
+ *                of syscall 511, which no kernel has (ENOSYS), from
+ *                sw_unknown_here().  MODE "hold": then it blocks 60 s in
+ *                nanosleep from sw_hold_here() (in progress at the end).
+ *                Then it exits.
  *  "sw_spinner": spins from its start on, without a single syscall.
  *  "sw_blocked": blocks in read() on a pipe nobody writes, from its start.
  *  "sw_main":    prints the pid, waits for the caller, lingers 300 ms and
@@ -41,6 +43,14 @@ NOINLINE void sw_slow_here(long n, long ms)
 		WL_SLEEP_MS(ms);
 }
 
+#define SW_UNKNOWN_NR 511
+
+NOINLINE void sw_unknown_here(void)
+{
+	for (int i = 0; i < 4; i++)
+		wl_syscall4(SW_UNKNOWN_NR, 0, 0, 0, 0);	/* -ENOSYS */
+}
+
 NOINLINE void sw_hold_here(void)
 {
 	WL_SLEEP_MS(60000);
@@ -63,6 +73,8 @@ static void *caller(void *arg)
 	sw_getppid_here(n_calls);
 	sw_fail_here(n_fails);
 	sw_slow_here(n_slow, slow_ms);
+	if (!strcmp(mode, "unknown"))
+		sw_unknown_here();
 	if (!strcmp(mode, "hold"))
 		sw_hold_here();
 	return NULL;

@@ -384,6 +384,9 @@ static void on_span(struct silence *s, struct silence_cpu *c, const struct ss_ev
 		s->events_ignored++;
 		return;
 	}
+	if (e->kind == SS_SPAN_VECTOR && id < SS_VEC_KINDS && e->ts >= s->cfg.inner_start &&
+	    (!s->cfg.inner_end || e->ts <= s->cfg.inner_end))
+		c->vec_inner[id]++;
 	if (kind == SK_IRQ && e->kind == SS_SPAN_VECTOR)
 		id = SILENCE_NO_ID;
 	intrude(s, row_get(s, c->cpu, kind, id, addr, name), e->ts, e->dur);

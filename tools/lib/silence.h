@@ -37,6 +37,10 @@ struct silence_cfg {
 	/* The window, CLOCK_MONOTONIC ns: events before start_ts or after
 	 * end_ts are not counted (0: no bound) */
 	uint64_t start_ts, end_ts;
+	/* Inside the window, the part strictly between the two readings of
+	 * /proc/interrupts: vector counts in it are kept apart (vec_inner),
+	 * so that inner <= /proc delta <= the window's count */
+	uint64_t inner_start, inner_end;
 };
 
 struct intruder {
@@ -81,6 +85,7 @@ struct silence_cpu {
 	uint64_t allowed_switch_ins, idle_switch_ins;
 	uint64_t tick_stop_ok, tick_stop_fail;
 	uint32_t tick_deps;	/* tick_stop dependency bits seen */
+	uint64_t vec_inner[SS_VEC_KINDS];	/* x86 vectors in the inner window */
 };
 
 struct silence {
