@@ -121,16 +121,22 @@ check_grep "the missing BTF is named" 'BTF' "$T/rc.err"
 
 # 12. System-wide: a process started after the tool and gone before the
 #     report is still named (its symbols were captured when first seen).
-"$OC" -f -d 4 >"$T/f12" 2>"$T/e12" &
+#     JSON, to pick out this process among any others on the machine.
+"$OC" -j -d 4 >"$T/j12" 2>"$T/e12" &
 ocpid=$!
-sleep 1
+wait_line "$T/e12" 'tracing'
 start_wl offcpu_blocker 10 30 100
+p12=$WL_PID
 wait_wl
 wait "$ocpid"
-check_grep "system-wide: the exited late process is symbolized" '^ocpu_blocker;.*blocker;offcpu_block_here;' "$T/f12"
+check "system-wide JSON parses" json_ok "$T/j12"
+check_eq "system-wide: the exited late process is symbolized" \
+	"$(json_get "$T/j12" "sorted(set(';'.join(s['user_stack'][-2:]) for s in d['stacks'] if s['pid']==$p12 and s['comm']=='ocpu_blocker'))")" \
+	"['blocker;offcpu_block_here']"
 check_within "system-wide: its time is 10 x 30 ms" \
-	"$(folded_sum '^ocpu_blocker;.*offcpu_block_here;' "$T/f12")" 300000 20
-check_nogrep "system-wide: no idle task (pid 0)" '^swapper' "$T/f12"
+	"$(json_get "$T/j12" "sum(s['total_us'] for s in d['stacks'] if s['pid']==$p12 and 'offcpu_block_here' in s['user_stack'])")" 300000 20
+check_eq "system-wide: no idle task (pid 0)" \
+	"$(json_get "$T/j12" "len([s for s in d['stacks'] if s['tid']==0])")" 0
 
 # 13. --dwarf: a binary built without frame pointers, blocking through
 #     glibc.  Frame pointers lose the chain in libc; DWARF recovers it.
