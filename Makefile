@@ -51,7 +51,7 @@ endif
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all clean test unit demo bench deps install uninstall workloads asan test-asan
+.PHONY: all clean test unit demo bench deps install uninstall workloads asan test-asan man static
 
 BINS := $(patsubst %,$(BINDIR)/%,$(TOOLS))
 
@@ -94,6 +94,10 @@ $(BINS): $(BINDIR)/%: $(OUT)/obj/tools/%.o $(OUT)/libsuite.a
 	$(call msg,LINK,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# tools that carry libbpf, libelf, libdw and zlib inside, to copy elsewhere
+static:
+	$(Q)$(MAKE) --no-print-directory STATIC=1 OUT=build-static BINDIR=build-static/bin $(TOOLS:%=build-static/bin/%)
 
 # the sanitizer build: its own build folder and binaries, the same tests
 asan:
@@ -138,15 +142,23 @@ demo:
 bench: all
 	$(Q)bench/run.sh $(if $(QUICK),--quick)
 
-install: all
+# Man pages: generated from the same pages as docs/ (scripts/md2man.py)
+MANS := $(patsubst %,$(OUT)/man/%.8,$(filter $(patsubst docs/%.md,%,$(wildcard docs/*.md)),$(TOOLS)))
+$(OUT)/man/%.8: docs/%.md scripts/md2man.py
+	@mkdir -p $(@D)
+	$(call msg,MAN,$@)
+	$(Q)python3 scripts/md2man.py $< $(VERSION) > $@
+man: $(MANS)
+
+install: $(BINS) man
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8
-	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/sbin/
-	for t in $(TOOLS); do [ ! -f man/$$t.8 ] || install -m 0644 man/$$t.8 $(DESTDIR)$(PREFIX)/share/man/man8/; done
+	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/sbin/
+	$(if $(MANS),install -m 0644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man8/)
 
 uninstall:
 	for t in $(TOOLS); do rm -f $(DESTDIR)$(PREFIX)/sbin/$$t $(DESTDIR)$(PREFIX)/share/man/man8/$$t.8; done
 
 clean:
-	rm -rf $(OUT) build-asan $(TOOLS)
+	rm -rf $(OUT) build-asan build-static $(TOOLS)
 
 -include $(wildcard $(OUT)/bpf/*.d $(OUT)/obj/*/*.d $(OUT)/obj/*/*/*.d $(OUT)/tests/*.d)
