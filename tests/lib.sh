@@ -113,3 +113,58 @@ json_get() {
 bpf_prog_count() {
 	bpftool prog show 2>/dev/null | grep -c "$1" || true
 }
+
+# bpf_ids_of PID: the BPF programs, maps and links a process holds, one
+# "prog N" / "map N" / "link N" per line (from /proc/PID/fdinfo)
+bpf_ids_of() {
+	cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '
+		/^prog_id:/ { print "prog " $2 } /^map_id:/ { print "map " $2 }
+		/^link_id:/ { print "link " $2 }' | sort -u
+}
+
+# bpf_ids_gone FILE: none of the objects listed (as by bpf_ids_of) exists
+bpf_ids_gone() {
+	local kind id
+	[ -s "$1" ] || return 1
+	while read -r kind id; do
+		bpftool "$kind" show id "$id" >/dev/null 2>&1 && return 1
+	done <"$1"
+	return 0
+}
+
+# check_clean_exit DESC SIGNAL CMD...: starts CMD, records its BPF
+# objects once it says it is tracing, stops it with SIGNAL (or lets -d
+# expire when SIGNAL is "none"), and checks every object went away
+check_clean_exit() {
+	local d=$1 sig=$2 p; shift 2
+	"$@" >"$T/ce.out" 2>"$T/ce.err" &
+	p=$!
+	wait_line "$T/ce.err" 'tracing|watching|sampling|replay' || sleep 1
+	bpf_ids_of "$p" >"$T/ce.ids"
+	[ "$sig" != none ] && kill -"$sig" "$p"
+	wait "$p"
+	if [ ! -s "$T/ce.ids" ]; then fail "$d (no BPF object seen while it ran)"
+	elif bpf_ids_gone "$T/ce.ids"; then pass "$d ($(wc -l <"$T/ce.ids") objects gone)"
+	else fail "$d (objects left: $(tr '\n' ' ' <"$T/ce.ids"))"; fi
+}
+
+# start_wl_held NAME ARGS...: like start_wl, but the workload waits (see
+# wl_wait_go) until the tool is attached: run it with run_held
+start_wl_held() {
+	WL_GOFILE=$(mktemp -u "$T/go.XXXXXX")
+	WL_GO=$WL_GOFILE start_wl "$@"
+}
+
+# run_held OUT ERR CMD...: runs the tool CMD, releases the held workload
+# once CMD says it is tracing, and waits for CMD and the workloads
+run_held() {
+	local out=$1 err=$2 p; shift 2
+	"$@" >"$out" 2>"$err" &
+	p=$!
+	wait_line "$err" 'tracing|watching' && touch "$WL_GOFILE"
+	wait "$p"
+	RUN_RC=$?
+	touch "$WL_GOFILE"
+	wait_wl
+	return $RUN_RC
+}

@@ -39,6 +39,7 @@ int main(int argc, char **argv)
 	wl_name("nofp_chain");
 	wl_ready();
 	wl_delay_ms(wl_arg(argc, argv, 3, 300));
+	wl_wait_go();
 	nofp_outer(wl_arg(argc, argv, 1, 10), wl_arg(argc, argv, 2, 50));
 	return 0;
 }
