@@ -56,8 +56,19 @@ static __always_inline void skip_inc(__u32 kind)
 		(*v)++;
 }
 
-static __always_inline void count(struct hitm_counts *c, __u32 cpu, bool load,
-				  bool store, bool hitm, bool remote)
+/* The first thread to set *first, or a flag that another one came */
+static __always_inline void thread_seen(__u32 *first, __u32 *multi, __u32 tid)
+{
+	__u32 old = *first;
+
+	if (!old)
+		old = __sync_val_compare_and_swap(first, 0, tid);
+	if (old && old != tid && !*multi)
+		*multi = 1;
+}
+
+static __always_inline void count(struct hitm_counts *c, __u32 cpu, __u32 tid,
+				  bool load, bool store, bool hitm, bool remote)
 {
 	__u32 w = (cpu / 64) & (HITM_CPU_WORDS - 1);
 	__u64 bit = 1ULL << (cpu % 64);
@@ -68,11 +79,13 @@ static __always_inline void count(struct hitm_counts *c, __u32 cpu, bool load,
 		__sync_fetch_and_add(&c->stores, 1);
 		if (!(c->wcpus[w] & bit))
 			__sync_fetch_and_or(&c->wcpus[w], bit);
+		thread_seen(&c->wtid, &c->wmulti, tid);
 	}
 	if (hitm) {
 		__sync_fetch_and_add(&c->hitm, 1);
 		if (!(c->hcpus[w] & bit))
 			__sync_fetch_and_or(&c->hcpus[w], bit);
+		thread_seen(&c->htid, &c->hmulti, tid);
 		if (remote)
 			__sync_fetch_and_add(&c->hitm_remote, 1);
 		else
@@ -179,14 +192,14 @@ int hitm_sample(struct bpf_perf_event_data *ctx)
 			skip_inc(HITM_SKIP_COLD_LOAD);
 		return 0;
 	}
-	count(lc, cpu, load, store, hitm, remote);
+	count(lc, cpu, tid, load, store, hitm, remote);
 	ok.tgid = tgid;
 	ok.offset = addr & (HITM_LINE_SIZE - 1);
 	ok.line = lk.line;
 	ok.ip = ip;
 	oc = entry(&offs, &ok, true);
 	if (oc)
-		count(oc, cpu, load, store, hitm, remote);
+		count(oc, cpu, tid, load, store, hitm, remote);
 	return 0;
 }
 

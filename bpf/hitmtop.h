@@ -66,6 +66,10 @@ struct hitm_counts {
 	__u64 cpus[HITM_CPU_WORDS];	/* CPUs that touched it */
 	__u64 wcpus[HITM_CPU_WORDS];	/* CPUs that wrote it */
 	__u64 hcpus[HITM_CPU_WORDS];	/* CPUs that took a HITM on it */
+	/* Threads, for the verdict (a migrating thread is still one): the
+	 * first that wrote / took a HITM, and whether another one did too */
+	__u32 wtid, htid;
+	__u32 wmulti, hmulti;
 };
 
 struct hitm_line_key {

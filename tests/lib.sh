@@ -122,28 +122,36 @@ bpf_ids_of() {
 		/^link_id:/ { print "link " $2 }' | sort -u
 }
 
-# bpf_ids_gone FILE: none of the objects listed (as by bpf_ids_of) exists
+# bpf_ids_gone FILE: none of the objects listed (as by bpf_ids_of) exists.
+# The kernel frees some (perf-event programs, maps behind them) after an
+# RCU grace period, not at close: poll for up to 5 s.
 bpf_ids_gone() {
-	local kind id
+	local kind id i left
 	[ -s "$1" ] || return 1
-	while read -r kind id; do
-		bpftool "$kind" show id "$id" >/dev/null 2>&1 && return 1
-	done <"$1"
-	return 0
+	for i in $(seq 1 50); do
+		left=0
+		while read -r kind id; do
+			bpftool "$kind" show id "$id" >/dev/null 2>&1 && left=1 && break
+		done <"$1"
+		[ "$left" = 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
 }
 
-# check_clean_exit DESC SIGNAL CMD...: starts CMD, records its BPF
-# objects once it says it is tracing, stops it with SIGNAL (or lets -d
-# expire when SIGNAL is "none"), and checks every object went away
+# check_clean_exit DESC SIGNAL CMD...: starts CMD, records its BPF objects
+# once it says it is tracing, stops it with SIGNAL (or lets -d expire when
+# SIGNAL is "none"), and checks it exited 0 and every object went away
 check_clean_exit() {
-	local d=$1 sig=$2 p; shift 2
+	local d=$1 sig=$2 p rc; shift 2
 	"$@" >"$T/ce.out" 2>"$T/ce.err" &
 	p=$!
-	wait_line "$T/ce.err" 'tracing|watching|sampling|replay' || sleep 1
+	wait_line "$T/ce.err" 'tracing|watching|sampling' || sleep 1
 	bpf_ids_of "$p" >"$T/ce.ids"
 	[ "$sig" != none ] && kill -"$sig" "$p"
-	wait "$p"
+	wait "$p"; rc=$?
 	if [ ! -s "$T/ce.ids" ]; then fail "$d (no BPF object seen while it ran)"
+	elif [ "$rc" != 0 ]; then fail "$d (exit $rc)"
 	elif bpf_ids_gone "$T/ce.ids"; then pass "$d ($(wc -l <"$T/ce.ids") objects gone)"
 	else fail "$d (objects left: $(tr '\n' ' ' <"$T/ce.ids"))"; fi
 }

@@ -24,6 +24,7 @@
 #include "blazesym.h"
 #include "hitm.h"
 #include "hitm_pmu.h"
+#include "hitm_sym.h"
 #include "announce.h"
 #include "hitmtop.skel.h"
 
@@ -114,7 +115,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.period = opt_u64("--period", arg, 1, 1ULL << 40);
 		break;
 	case OPT_MAX_LINES:
-		env.max_lines = opt_u64("--max-lines", arg, 16, 1 << 22);
+		env.max_lines = opt_u64("--max-lines", arg, 16, 1 << 18);
 		break;
 	case OPT_LOAD_ONLY:
 		env.load_only = true;
@@ -142,192 +143,6 @@ static void check_options(void)
 		env.interval = 1;
 }
 
-/* ---- symbols: data addresses to variables, code addresses to functions ---- */
-
-struct symname {
-	uint32_t pid;
-	bool data;
-	bool used;
-	uint64_t addr;
-	char *name;	/* "var+0x8", "fn"; NULL: none */
-	char *where;	/* data: mapping ("[heap]", file); code: "file.c:40" */
-};
-
-struct symcache {
-	blaze_symbolizer *sym;
-	struct symname *t;
-	size_t cap, n;
-};
-
-static uint64_t sym_hash(uint32_t pid, uint64_t addr, bool data)
-{
-	uint64_t x = addr ^ ((uint64_t)pid << 40) ^ data;
-
-	x ^= x >> 31;
-	x *= 0x9e3779b97f4a7c15ULL;
-	return x ^ (x >> 29);
-}
-
-static struct symname *sym_slot(struct symcache *s, uint32_t pid, uint64_t addr, bool data)
-{
-	size_t mask = s->cap - 1, i;
-
-	for (i = sym_hash(pid, addr, data) & mask; s->t[i].used; i = (i + 1) & mask)
-		if (s->t[i].pid == pid && s->t[i].addr == addr && s->t[i].data == data)
-			break;
-	return &s->t[i];
-}
-
-static struct symname *sym_find(struct symcache *s, uint32_t pid, uint64_t addr, bool data)
-{
-	struct symname *e;
-
-	if (!s->cap)
-		return NULL;
-	e = sym_slot(s, pid, addr, data);
-	return e->used ? e : NULL;
-}
-
-static void sym_put(struct symcache *s, uint32_t pid, uint64_t addr, bool data,
-		    const blaze_sym *b)
-{
-	struct symname *e;
-	char buf[1024];
-
-	if (2 * (s->n + 1) > s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 1024;
-		struct symname *old = s->t;
-		size_t ocap = s->cap;
-
-		s->t = calloc(cap, sizeof(*s->t));
-		if (!s->t) {
-			msg_warn("out of memory");
-			exit(EXIT_UNSUPPORTED);
-		}
-		s->cap = cap;
-		for (size_t i = 0; i < ocap; i++)
-			if (old[i].used)
-				*sym_slot(s, old[i].pid, old[i].addr, old[i].data) = old[i];
-		free(old);
-	}
-	e = sym_slot(s, pid, addr, data);
-	e->used = true;
-	e->pid = pid;
-	e->addr = addr;
-	e->data = data;
-	s->n++;
-	if (b && b->name) {
-		if (data)
-			snprintf(buf, sizeof(buf), "%s+0x%zx", b->name, b->offset);
-		else
-			snprintf(buf, sizeof(buf), "%s", b->name);
-		e->name = strdup(buf);
-	}
-	if (data && !b) {
-		e->where = strdup("[exited]");	/* no live process to read */
-	} else if (data && b->module) {
-		const char *m = b->module[0] == '/' ? strrchr(b->module, '/') + 1 : b->module;
-
-		e->where = strdup(m);
-	} else if (!data && b && b->code_info.file && b->code_info.line) {
-		snprintf(buf, sizeof(buf), "%s:%u", b->code_info.file, b->code_info.line);
-		e->where = strdup(buf);
-	}
-}
-
-/* Name every address of pid not named yet, in one call per kind */
-static void sym_resolve(struct symcache *s, uint32_t pid, const uint64_t *addrs,
-			size_t n, bool data)
-{
-	blaze_symbolize_src_process src = {
-		.type_size = sizeof(src),
-		.pid = pid,
-		.debug_syms = true,
-	};
-	uint64_t *miss = calloc(n ? n : 1, sizeof(*miss));
-	const blaze_syms *r = NULL;
-	size_t nmiss = 0;
-	bool alive = pid_alive(pid);
-
-	if (!miss)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		bool dup = false;
-
-		for (size_t k = 0; k < nmiss && !dup; k++)
-			dup = miss[k] == addrs[i];
-		if (!dup && !sym_find(s, pid, addrs[i], data))
-			miss[nmiss++] = addrs[i];
-	}
-	if (nmiss && alive)
-		r = data ? blaze_symbolize_process_data_addrs(s->sym, &src, miss, nmiss)
-			 : blaze_symbolize_process_abs_addrs(s->sym, &src, miss, nmiss);
-	/* a process gone before it was named stays unnamed */
-	for (size_t i = 0; i < nmiss; i++) {
-		static const blaze_sym none;
-
-		sym_put(s, pid, miss[i], data, !alive ? NULL : r && i < r->cnt ? &r->syms[i] : &none);
-	}
-	blaze_syms_free(r);
-	free(miss);
-}
-
-static void sym_free(struct symcache *s)
-{
-	for (size_t i = 0; i < s->cap; i++) {
-		free(s->t[i].name);
-		free(s->t[i].where);
-	}
-	free(s->t);
-	blaze_symbolizer_free(s->sym);
-}
-
-/* Every address the shown lines need, per process */
-static void sym_views(struct symcache *s, const struct hitm_view *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		size_t nd = 0, nc = 0, cap = 1 + v[i].noffs, ccap = 0;
-		uint64_t *d, *c;
-
-		for (size_t k = 0; k < v[i].noffs; k++)
-			ccap += v[i].offs[k].ncode;
-		d = calloc(cap, sizeof(*d));
-		c = calloc(ccap ? ccap : 1, sizeof(*c));
-		if (!d || !c) {
-			free(d);
-			free(c);
-			return;
-		}
-		d[nd++] = v[i].l->line;
-		for (size_t k = 0; k < v[i].noffs; k++) {
-			d[nd++] = v[i].l->line + v[i].offs[k].offset;
-			for (size_t j = 0; j < v[i].offs[k].ncode; j++)
-				c[nc++] = v[i].offs[k].code[j].ip;
-		}
-		sym_resolve(s, v[i].l->pid, d, nd, true);
-		sym_resolve(s, v[i].l->pid, c, nc, false);
-		free(d);
-		free(c);
-	}
-}
-
-/* What the line is: the variable at its start, else at its first offset */
-static void line_names(struct symcache *s, const struct hitm_view *v, const char **sym,
-		       const char **mapping)
-{
-	struct symname *e = sym_find(s, v->l->pid, v->l->line, true);
-
-	*sym = e ? e->name : NULL;
-	*mapping = e ? e->where : NULL;
-	for (size_t k = 0; !*sym && k < v->noffs; k++) {
-		e = sym_find(s, v->l->pid, v->l->line + v->offs[k].offset, true);
-		if (e && e->name)
-			*sym = e->name;
-		if (e && e->where && !*mapping)
-			*mapping = e->where;
-	}
-}
-
 /* ---- reports ---- */
 
 struct totals {
@@ -345,10 +160,10 @@ static const char *const skip_names[HITM_SKIP_KINDS] = {
 	[HITM_SKIP_COLD_LOAD] = "cold_load",
 };
 
-static const char *code_name(struct symcache *s, uint32_t pid, uint64_t ip,
+static const char *code_name(struct hitm_symcache *s, uint32_t pid, uint64_t ip,
 			     const char **where)
 {
-	struct symname *e = sym_find(s, pid, ip, false);
+	struct hitm_symname *e = hitm_sym_find(s, pid, ip, false);
 
 	*where = e ? e->where : NULL;
 	return e && e->name ? e->name : "[unknown]";
@@ -356,7 +171,7 @@ static const char *code_name(struct symcache *s, uint32_t pid, uint64_t ip,
 
 #define CODE_COL 70	/* where the CODE column starts */
 
-static void print_plain(struct symcache *s, const struct hitm_view *v, size_t n,
+static void print_plain(struct hitm_symcache *s, const struct hitm_view *v, size_t n,
 			const struct totals *t)
 {
 	char cpus[256], when[32];
@@ -367,8 +182,8 @@ static void print_plain(struct symcache *s, const struct hitm_view *v, size_t n,
 		printf("hitmtop: replay of %s", env.replay);
 	else
 		printf("hitmtop %s, %.1f s", when, t->seconds);
-	printf(": %" PRIu64 " samples counted, %" PRIu64 " HITMs, %" PRIu64 " lines with "
-	       "HITMs (top %zu shown)\n\n", t->kept, t->hitm, t->lines, n);
+	printf(": %" PRIu64 " samples, %" PRIu64 " counted, %" PRIu64 " HITMs, %" PRIu64
+	       " lines with HITMs (top %zu shown)\n\n", t->samples, t->kept, t->hitm, t->lines, n);
 	if (!n) {
 		printf("no cache line with a HITM sampled yet\n");
 		return;
@@ -380,7 +195,7 @@ static void print_plain(struct symcache *s, const struct hitm_view *v, size_t n,
 		const char *sym, *map;
 		char lr[48];
 
-		line_names(s, &v[i], &sym, &map);
+		hitm_sym_line(s, &v[i], &sym, &map);
 		hitm_cpu_str(l->c.cpus, cpus, sizeof(cpus));
 		snprintf(lr, sizeof(lr), "%" PRIu64 "/%" PRIu64, (uint64_t)l->c.hitm_local,
 			 (uint64_t)l->c.hitm_remote);
@@ -394,7 +209,7 @@ static void print_plain(struct symcache *s, const struct hitm_view *v, size_t n,
 		       "CPUS", "VARIABLE", "CODE (samples)");
 		for (size_t k = 0; k < v[i].noffs; k++) {
 			const struct hitm_offset *o = &v[i].offs[k];
-			struct symname *e = sym_find(s, l->pid, l->line + o->offset, true);
+			struct hitm_symname *e = hitm_sym_find(s, l->pid, l->line + o->offset, true);
 			char off[16];
 
 			snprintf(off, sizeof(off), "+0x%x", o->offset);
@@ -425,7 +240,7 @@ static void json_cpus(struct json *j, const __u64 set[HITM_CPU_WORDS])
 	json_arr_end(j);
 }
 
-static void print_json(struct symcache *s, const struct hitm_view *v, size_t n,
+static void print_json(struct hitm_symcache *s, const struct hitm_view *v, size_t n,
 		       const struct totals *t)
 {
 	struct json j;
@@ -446,7 +261,7 @@ static void print_json(struct symcache *s, const struct hitm_view *v, size_t n,
 		const struct hitm_line *l = v[i].l;
 		const char *sym, *map;
 
-		line_names(s, &v[i], &sym, &map);
+		hitm_sym_line(s, &v[i], &sym, &map);
 		json_obj_begin(&j);
 		json_kv_hex(&j, "addr", l->line);
 		json_kv_u64(&j, "pid", l->pid);
@@ -466,7 +281,7 @@ static void print_json(struct symcache *s, const struct hitm_view *v, size_t n,
 		json_arr_begin(&j);
 		for (size_t k = 0; k < v[i].noffs; k++) {
 			const struct hitm_offset *o = &v[i].offs[k];
-			struct symname *e = sym_find(s, l->pid, l->line + o->offset, true);
+			struct hitm_symname *e = hitm_sym_find(s, l->pid, l->line + o->offset, true);
 
 			json_obj_begin(&j);
 			json_kv_u64(&j, "offset", o->offset);
@@ -486,6 +301,7 @@ static void print_json(struct symcache *s, const struct hitm_view *v, size_t n,
 				if (o->c.hcpus[c / 64] & (1ULL << (c % 64)))
 					json_u64(&j, c);
 			json_arr_end(&j);
+			json_kv_u64(&j, "writer_threads", hitm_writer_threads(&o->c));
 			json_key(&j, "symbol");
 			e && e->name ? json_str(&j, e->name) : json_null(&j);
 			json_key(&j, "code");
@@ -523,7 +339,7 @@ static void print_json(struct symcache *s, const struct hitm_view *v, size_t n,
 	json_finish(&j);
 }
 
-static void report(struct symcache *s, const struct hitm_agg *a, struct totals *t,
+static void report(struct hitm_symcache *s, const struct hitm_agg *a, struct totals *t,
 		   bool redraw)
 {
 	struct hitm_view *v = NULL;
@@ -542,7 +358,7 @@ static void report(struct symcache *s, const struct hitm_agg *a, struct totals *
 		t->samples += t->skips[k];
 		t->skips[k] += a->skips[k];
 	}
-	sym_views(s, v, n);
+	hitm_sym_views(s, v, n);
 	if (redraw)
 		printf("\033[H\033[2J");
 	if (env.c.json)
@@ -559,7 +375,7 @@ static void report(struct symcache *s, const struct hitm_agg *a, struct totals *
 
 #define MAX_MALFORMED_SHOWN 10
 
-static int replay(struct symcache *s)
+static int replay(struct hitm_symcache *s)
 {
 	FILE *f = strcmp(env.replay, "-") ? fopen(env.replay, "r") : stdin;
 	struct totals t = { 0 };
@@ -606,7 +422,7 @@ static int replay(struct symcache *s)
 struct live {
 	struct hitmtop_bpf *skel;
 	struct ring_buffer *rb;
-	struct symcache *sym;
+	struct hitm_symcache *sym;
 	struct hitm_agg agg;
 	struct totals t;
 	FILE *rec;
@@ -712,9 +528,15 @@ static int poll_events(void *vctx, int timeout_ms)
 
 	if (err < 0)
 		return err;
+	/* the final report comes soon: no interval report just before it */
+	if (env.c.duration && now_ns() + 150000000ull >=
+	    run_start_ns + (uint64_t)(env.c.duration * 1e9))
+		return 0;
 	if (env.interval > 0 && now_ns() >= lv->next_report) {
 		lv->next_report += (uint64_t)(env.interval * 1e9);
 		live_report(lv, false);
+		if (out_closed())
+			run_exiting = 1;	/* nobody reads: end quietly */
 	}
 	return 0;
 }
@@ -734,6 +556,10 @@ static void base_attr(struct perf_event_attr *a, const struct hitm_pmu *p)
 			 PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT;
 	/* PEBS: the exact instruction and address; IBS is precise by itself */
 	a->precise_ip = p->kind == HITM_PMU_PEBS ? 2 : 0;
+	if (p->kind == HITM_PMU_SOFTWARE_TEST) {
+		a->config = PERF_COUNT_SW_CPU_CLOCK;
+		a->sample_period = 1000000;	/* every ms of CPU */
+	}
 	a->exclude_kernel = 1;
 	a->exclude_hv = 1;
 	a->disabled = 1;
@@ -773,8 +599,10 @@ static int open_events(struct live *lv, const struct hitm_pmu *pmus, int npmu,
 		for (int k = 0; k < npmu && !p; k++)
 			if (!pmus[k].cpus.n || cpu_list_has(&pmus[k].cpus, cpu))
 				p = &pmus[k];
-		if (!p)
+		if (!p) {
+			msg_warn("CPU %d: no memory-sampling PMU covers it; not sampled", cpu);
 			continue;
+		}
 		for (int k = 0; k < (p->kind == HITM_PMU_PEBS ? 2 : 1); k++) {
 			struct perf_event_attr a;
 			long fd;
@@ -804,7 +632,7 @@ static int open_events(struct live *lv, const struct hitm_pmu *pmus, int npmu,
 			}
 			fd = perf_open(&a, cpu, k == 0 ? leader : -1);
 			if (fd < 0)
-				return open_fail(p->kind == HITM_PMU_PEBS ? names[k] : "ibs_op",
+				return open_fail(p->kind == HITM_PMU_PEBS ? names[k] : p->name,
 						 p, cpu, errno);
 			lv->fds[lv->nfds++] = (int)fd;
 			lv->links[lv->nfds - 1] = bpf_program__attach_perf_event(
@@ -815,6 +643,10 @@ static int open_events(struct live *lv, const struct hitm_pmu *pmus, int npmu,
 		}
 		if (leader >= 0)
 			ioctl(leader, PERF_EVENT_IOC_ENABLE, 0);
+	}
+	if (!lv->nfds) {
+		msg_warn("no CPU to sample: no memory-sampling PMU covers the CPUs asked for");
+		return EXIT_UNSUPPORTED;
 	}
 	return 0;
 }
@@ -863,7 +695,7 @@ static const char *const loss_hints[LOSS_KINDS] = {
 	[LOSS_RINGBUF] = "raise --period",
 };
 
-static int sample(struct symcache *sym)
+static int sample(struct hitm_symcache *sym)
 {
 	struct hitm_pmu pmus[HITM_PMU_MAX];
 	const char *root = getenv("HITMTOP_PMU_ROOT");
@@ -875,6 +707,14 @@ static int sample(struct symcache *sym)
 
 	npmu = hitm_pmu_detect(root ? root : HITM_PMU_ROOT, pmus, HITM_PMU_MAX, why,
 			       sizeof(why));
+	if (getenv("HITMTOP_TEST_SOFTWARE_EVENT")) {
+		hitm_pmu_free(pmus, npmu);
+		memset(pmus, 0, sizeof(pmus[0]));
+		snprintf(pmus[0].name, sizeof(pmus[0].name), "cpu-clock (test)");
+		pmus[0].kind = HITM_PMU_SOFTWARE_TEST;
+		pmus[0].type = PERF_TYPE_SOFTWARE;
+		npmu = 1;
+	}
 	if (!npmu)
 		die_unsupported("%s", why);
 	bpf_env_check();
@@ -924,6 +764,9 @@ static int sample(struct symcache *sym)
 	run_report_end(end);
 	live_report(&lv, true);
 	losses_report(lv.t.losses, loss_hints);
+	if (lv.t.skips[HITM_SKIP_NO_ADDR])
+		msg_warn("%" PRIu64 " samples had no user-space data address (not counted)",
+			 lv.t.skips[HITM_SKIP_NO_ADDR]);
 	if (lv.t.skips[HITM_SKIP_NO_SRC])
 		msg_warn("%" PRIu64 " samples came without a data source (the PMU driver "
 			 "did not fill it)", lv.t.skips[HITM_SKIP_NO_SRC]);
@@ -948,8 +791,7 @@ cleanup:
 int main(int argc, char **argv)
 {
 	static const struct argp argp = { options, parse_arg, NULL, doc, NULL, NULL, NULL };
-	blaze_symbolizer_opts so = { .type_size = sizeof(so), .code_info = true, .demangle = true };
-	struct symcache sym = { 0 };
+	struct hitm_symcache sym = { 0 };
 	int err;
 
 	suite_init("hitmtop");
@@ -967,8 +809,7 @@ int main(int argc, char **argv)
 		hitmtop_bpf__destroy(skel);
 		return EXIT_REPORTED;
 	}
-	sym.sym = blaze_symbolizer_new_opts(&so);
-	if (!sym.sym)
+	if (hitm_sym_init(&sym))
 		die_unsupported("cannot create the symbolizer: %s",
 				blaze_err_str(blaze_err_last()));
 	if (!env.replay)
@@ -976,6 +817,6 @@ int main(int argc, char **argv)
 	else
 		signal(SIGPIPE, SIG_IGN);
 	err = env.replay ? replay(&sym) : sample(&sym);
-	sym_free(&sym);
+	hitm_sym_free(&sym);
 	return err;
 }

@@ -68,6 +68,8 @@ check_eq "false: offset 8 is false_pair+0x8" \
 	"$(jget "$T/false.json" 'd["lines"][0]["offsets"][1]["symbol"]')" "false_pair+0x8"
 check_eq "false: each offset from its own CPU" \
 	"$(jget "$T/false.json" '[o["cpus"] for o in d["lines"][0]["offsets"]]')" "[[0], [1]]"
+check_eq "false: one writer thread per offset" \
+	"$(jget "$T/false.json" '[o["writer_threads"] for o in d["lines"][0]["offsets"]]')" "[1, 1]"
 check_eq "false: 100 HITMs per offset" \
 	"$(jget "$T/false.json" '[o["hitm"] for o in d["lines"][0]["offsets"]]')" "[100, 100]"
 check_eq "false: the code is named per offset" \
@@ -112,6 +114,8 @@ check_eq "true: 200 HITMs, 100 local and 100 remote" \
 	"$(jget "$T/true.json" '[d["lines"][0][k] for k in ("hitm","hitm_local","hitm_remote")]')" "[200, 100, 100]"
 check_eq "true: one offset, from CPUs 0-3" \
 	"$(jget "$T/true.json" '[(o["offset"], o["cpus"]) for o in d["lines"][0]["offsets"]]')" "[(0, [0, 1, 2, 3])]"
+check_eq "true: several writer threads" \
+	"$(jget "$T/true.json" 'd["lines"][0]["offsets"][0]["writer_threads"]')" 2
 check_eq "true: code is hitm_true_writer" \
 	"$(jget "$T/true.json" 'd["lines"][0]["offsets"][0]["code"][0]["symbol"]')" "hitm_true_writer"
 check_eq "true: the smaller false-sharing line ranks second" \
@@ -189,3 +193,41 @@ while read -r ex; do
 	esac
 done < <(sed -n '/^EXAMPLES:/,/^$/p' "$T/help" | grep '^    hitmtop' | sed 's/^    //; s/ *#.*//')
 check_eq "every EXAMPLES line runs (replay: 0; sampling: 3 here)" "$ex_ok" 1
+
+# 13. The sampling path itself (open per CPU, attach, loop, interval
+#     reports, detach) on a software event that the test-only variable
+#     HITMTOP_TEST_SOFTWARE_EVENT puts in place of PEBS/IBS: cpu-clock
+#     samples carry no data address, so each one is counted as skipped.
+SW="env HITMTOP_TEST_SOFTWARE_EVENT=1 $HT"
+start_wl hitm_sharing both 400000000 60000
+busy=$WL_PID
+start_wl hitm_sharing idle 0 60000
+idle=$WL_PID
+$SW -p "$busy" -j -i 0.5 -d 1.5 >"$T/sw.json" 2>"$T/sw.err"
+check_eq "software event: exit 0" "$?" 0
+check "software event: every line is one JSON document" \
+	python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/sw.json"
+check_ge "software event: interval reports, then the final one" "$(wc -l <"$T/sw.json")" 2
+tail -1 "$T/sw.json" >"$T/sw.last"
+check_eq "software event: a busy target is sampled, nothing counted without addresses" \
+	"$(jget "$T/sw.last" 'd["samples"] > 0 and d["counted"] == 0 and d["skipped"]["no_addr"] == d["samples"] and d["source"] == "sampling"')" True
+check_grep "software event: samples without address are said on stderr" 'had no user-space data address' "$T/sw.err"
+$SW -p "$idle" -j -d 1 >"$T/swi.json" 2>/dev/null
+check_eq "software event: -p of a sleeping process: not one sample" "$(jget "$T/swi.json" 'd["samples"]')" 0
+$SW -p "$busy" -i 0.3 -d 1 >"$T/swp.txt" 2>/dev/null
+check_grep "software event: plain report on a pipe" '^hitmtop [0-9:]+, [0-9.]+ s: [0-9]+ samples, 0 counted' "$T/swp.txt"
+check_grep "software event: no line is not shown as a table" '^no cache line with a HITM sampled yet$' "$T/swp.txt"
+$SW -p "$busy" -d 0.5 --record "$T/rec.txt" >/dev/null 2>&1
+check_grep "--record writes the format header" '^# cpu pid tid ip addr data_src weight$' "$T/rec.txt"
+check_rc "--record output replays" 0 "$HT" --replay "$T/rec.txt"
+check_rc "--record to an unwritable path: exit 2" 2 $SW -d 0.5 --record /nonexistent/dir/r.txt
+kill "$busy" "$idle" 2>/dev/null; wait_wl
+start_wl hitm_sharing idle 0 300
+$SW -p "$WL_PID" >/dev/null 2>"$T/swe.err"
+check_grep "software event: stops when the target exits" 'every traced process has exited' "$T/swe.err"
+timeout 60 $SW -i 0.2 2>/dev/null | head -1 >/dev/null
+check_eq "software event: a closed pipe ends it quietly (exit 0)" "${PIPESTATUS[0]}" 0
+check_eq "software event: no program left behind" "$(bpf_prog_count hitm_sample)" 0
+check_clean_exit "SIGINT: exit 0, no BPF program, map or link left" INT $SW -i 0.2
+check_clean_exit "SIGTERM: exit 0, no BPF program, map or link left" TERM $SW -j
+check_clean_exit "-d expiry: exit 0, no BPF program, map or link left" none $SW -d 1

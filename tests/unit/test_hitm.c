@@ -30,12 +30,19 @@ static uint64_t ds(unsigned op, unsigned lvl, unsigned snoop, unsigned snoopx, u
 		    PERF_MEM_SNOOP_HITM, 0, 1)
 #define L1 ds(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L1, PERF_MEM_SNOOP_NONE, 0, 0)
 
-static void add(struct hitm_agg *a, unsigned cpu, uint64_t ip, uint64_t addr, uint64_t src)
+static void add_t(struct hitm_agg *a, unsigned cpu, unsigned tid, uint64_t ip, uint64_t addr,
+		  uint64_t src)
 {
-	struct hitm_sample s = { .type = HITM_EV_SAMPLE, .cpu = cpu, .pid = 7, .tid = 7 + cpu,
+	struct hitm_sample s = { .type = HITM_EV_SAMPLE, .cpu = cpu, .pid = 7, .tid = tid,
 				 .ip = ip, .addr = addr, .data_src = src };
 
 	hitm_agg_sample(a, &s);
+}
+
+/* one thread per CPU */
+static void add(struct hitm_agg *a, unsigned cpu, uint64_t ip, uint64_t addr, uint64_t src)
+{
+	add_t(a, cpu, 7 + cpu, ip, addr, src);
 }
 
 static enum hitm_verdict verdict_of(struct hitm_agg *a)
@@ -201,6 +208,53 @@ static void test_verdicts(void)
 		add(&a, 1, 0xd0, 0x3020, HITM);
 	}
 	CHECK(verdict_of(&a) == HITM_FALSE_SHARING, "writer at +0, HITM reader at +0x20: false");
+	hitm_agg_reset(&a);
+	/* threads that migrate: thread 100 writes +0 and thread 200 writes +8,
+	 * each from both CPUs over time; still two writers, false sharing */
+	for (int i = 0; i < 10; i++) {
+		add_t(&a, i % 2, 100, 0xa0, 0x3000, STORE);
+		add_t(&a, i % 2, 100, 0xa0, 0x3000, HITM);
+		add_t(&a, (i + 1) % 2, 200, 0xb0, 0x3008, STORE);
+		add_t(&a, (i + 1) % 2, 200, 0xb0, 0x3008, HITM);
+	}
+	CHECK(verdict_of(&a) == HITM_FALSE_SHARING,
+	      "migrating threads, one per offset: false sharing (threads, not CPUs)");
+	{
+		struct hitm_view *v;
+		size_t n = hitm_views(&a, 0, &v);
+
+		CHECK(n == 1 && hitm_writer_threads(&v[0].offs[0].c) == 1 &&
+		      hitm_cpu_count(v[0].offs[0].c.wcpus) == 2,
+		      "offset 0: one writer thread, seen on two CPUs");
+		hitm_views_free(v, n);
+	}
+	hitm_agg_reset(&a);
+	/* two threads on the same counter, whatever the CPUs: true sharing */
+	for (int i = 0; i < 10; i++) {
+		add_t(&a, 0, 100 + i % 2, 0xa0, 0x3000, STORE);
+		add_t(&a, 1, 100 + i % 2, 0xa0, 0x3000, HITM);
+	}
+	CHECK(verdict_of(&a) == HITM_TRUE_SHARING, "two writer threads on one offset: true sharing");
+	hitm_agg_reset(&a);
+	/* kernel counts merged from several (offset, ip) cells keep the threads */
+	{
+		struct hitm_off_key k1 = { .tgid = 7, .offset = 0, .line = 0x7000, .ip = 1 };
+		struct hitm_off_key k2 = { .tgid = 7, .offset = 0, .line = 0x7000, .ip = 2 };
+		struct hitm_line_key lk = { .tgid = 7, .line = 0x7000 };
+		struct hitm_counts c1 = { .hitm = 1, .hitm_local = 1, .loads = 1, .stores = 1,
+					  .wtid = 100, .htid = 100 };
+		struct hitm_counts c2 = c1, tot = c1;
+
+		c2.wtid = c2.htid = 200;
+		tot.hitm = tot.hitm_local = tot.loads = tot.stores = 2;
+		tot.wmulti = tot.hmulti = 1;
+		hitm_agg_add_line(&a, &lk, &tot);
+		hitm_agg_add_cell(&a, &k1, &c1);
+		hitm_agg_add_cell(&a, &k2, &c2);
+		CHECK(verdict_of(&a) == HITM_TRUE_SHARING,
+		      "map cells of two ips, two writer threads on one offset: true sharing");
+		CHECK_U64(a.kept, 4, "kept counts loads and stores of the line");
+	}
 	hitm_agg_reset(&a);
 	/* HITMs and no store sampled: unclear */
 	for (int i = 0; i < 10; i++)

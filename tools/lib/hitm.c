@@ -243,8 +243,19 @@ static struct hitm_cell *cell_get(struct hitm_line *l, uint32_t offset, uint64_t
 	return c;
 }
 
+static void thread_merge(__u32 *first, __u32 *multi, __u32 sfirst, __u32 smulti)
+{
+	if (!*first)
+		*first = sfirst;
+	else if (sfirst && sfirst != *first)
+		*multi = 1;
+	*multi |= smulti;
+}
+
 static void counts_add(struct hitm_counts *d, const struct hitm_counts *s)
 {
+	thread_merge(&d->wtid, &d->wmulti, s->wtid, s->wmulti);
+	thread_merge(&d->htid, &d->hmulti, s->htid, s->hmulti);
 	d->hitm += s->hitm;
 	d->hitm_local += s->hitm_local;
 	d->hitm_remote += s->hitm_remote;
@@ -290,10 +301,14 @@ void hitm_agg_sample(struct hitm_agg *a, const struct hitm_sample *s)
 	one.hitm_remote = one.hitm && (c & HITM_C_REMOTE);
 	one.hitm_local = one.hitm && !(c & HITM_C_REMOTE);
 	one.cpus[w] = bit;
-	if (one.stores)
+	if (one.stores) {
 		one.wcpus[w] = bit;
-	if (one.hitm)
+		one.wtid = s->tid;
+	}
+	if (one.hitm) {
 		one.hcpus[w] = bit;
+		one.htid = s->tid;
+	}
 	counts_add(&l->c, &one);
 	counts_add(&cell_get(l, (uint32_t)(s->addr - line), s->ip)->c, &one);
 	a->kept++;
@@ -357,40 +372,33 @@ void hitm_cpu_str(const __u64 set[HITM_CPU_WORDS], char *buf, size_t size)
 	}
 }
 
-/* Is some CPU of a different from some CPU of b? */
-static bool cpus_differ(const __u64 a[HITM_CPU_WORDS], const __u64 b[HITM_CPU_WORDS])
+/* Some thread of (first, multi) a differs from some thread of b */
+static bool threads_differ(__u32 a, __u32 am, __u32 b, __u32 bm)
 {
-	unsigned na = hitm_cpu_count(a), nb = hitm_cpu_count(b);
-
-	if (!na || !nb)
-		return false;
-	if (na > 1 || nb > 1)
-		return true;
-	return memcmp(a, b, HITM_CPU_WORDS * sizeof(__u64)) != 0;
+	return a && b && (am || bm || a != b);
 }
 
-/* The same data is shared: written from two CPUs or more, or written from
+unsigned hitm_writer_threads(const struct hitm_counts *c)
+{
+	return !c->wtid ? 0 : c->wmulti ? 2 : 1;
+}
+
+/* The same data is shared: written by two threads or more, or written by
  * one and HITM'd by another */
 static bool offset_shared(const struct hitm_counts *c)
 {
-	unsigned w = hitm_cpu_count(c->wcpus);
-
-	if (w >= 2)
-		return true;
-	if (w == 1)
-		for (int k = 0; k < HITM_CPU_WORDS; k++)
-			if (c->hcpus[k] & ~c->wcpus[k])
-				return true;
-	return false;
+	return c->wmulti || threads_differ(c->wtid, 0, c->htid, c->hmulti);
 }
 
 /*
- * false sharing: an offset written from one CPU while another CPU writes,
- *   or takes HITMs on, a different offset of the line; and most HITMs are
- *   not on offsets that are themselves shared.
- * true sharing: most HITMs are on shared offsets: written from several
- *   CPUs, or written from one and HITM'd by another.
- * unclear: neither (no store sampled, one CPU only, no HITM).
+ * Threads, not CPUs: a thread that migrates stays one writer.  (HITMs
+ * themselves show that the line moved between cores.)
+ * false sharing: an offset written by one thread while another thread
+ *   writes, or takes HITMs on, a different offset of the line; and most
+ *   HITMs are not on offsets that are themselves shared.
+ * true sharing: most HITMs are on shared offsets: written by several
+ *   threads, or written by one and HITM'd by another.
+ * unclear: neither (no store sampled, one thread only, no HITM).
  */
 enum hitm_verdict hitm_verdict(const struct hitm_offset *o, size_t n)
 {
@@ -408,8 +416,9 @@ enum hitm_verdict hitm_verdict(const struct hitm_offset *o, size_t n)
 		for (size_t b = 0; b < n && !pair; b++) {
 			if (b == a || (!o[b].c.stores && !o[b].c.hitm))
 				continue;
-			pair = cpus_differ(o[a].c.wcpus,
-					   o[b].c.stores ? o[b].c.wcpus : o[b].c.hcpus);
+			pair = o[b].c.stores ?
+				threads_differ(o[a].c.wtid, o[a].c.wmulti, o[b].c.wtid, o[b].c.wmulti) :
+				threads_differ(o[a].c.wtid, o[a].c.wmulti, o[b].c.htid, o[b].c.hmulti);
 		}
 	}
 	if (!hitm)

@@ -108,6 +108,9 @@ const char *hitm_verdict_str(enum hitm_verdict v);
 /* The fix, in one line */
 const char *hitm_fix_str(enum hitm_verdict v);
 
+/* Threads that wrote: 0, 1, or 2 for two or more */
+unsigned hitm_writer_threads(const struct hitm_counts *c);
+
 /* CPU sets */
 unsigned hitm_cpu_count(const __u64 set[HITM_CPU_WORDS]);
 /* "0,2-3" into buf */

@@ -22,6 +22,9 @@
 enum hitm_pmu_kind {
 	HITM_PMU_PEBS,
 	HITM_PMU_IBS,
+	/* tests only: cpu-clock, samples without an address, to run the
+	 * sampling path (attach, loop, reports) on machines without a PMU */
+	HITM_PMU_SOFTWARE_TEST,
 };
 
 struct hitm_pmu {
