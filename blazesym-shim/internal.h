@@ -14,6 +14,7 @@
  *   demangle.c   C++ (through __cxa_demangle) and Rust legacy names
  *   process.c    the per-process cache and the shared (dev, inode) file cache
  *   symbolize.c  the public API
+ *   fuzz.c       entry points of the fuzz targets (tests/fuzz/)
  */
 #ifndef BLAZESYM_SHIM_INTERNAL_H
 #define BLAZESYM_SHIM_INTERNAL_H

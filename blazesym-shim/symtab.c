@@ -49,16 +49,49 @@ void bzs_builder_free(struct bzs_symtab_builder *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static int cand_cmp(const void *pa, const void *pb)
-{
-	const struct bzs_cand *a = pa, *b = pb;
+struct kv {
+	uint64_t key;
+	size_t idx;
+};
 
-	if (a->addr != b->addr)
-		return a->addr < b->addr ? -1 : 1;
-	if (a->score != b->score)
-		return a->score > b->score ? -1 : 1;
-	if (a->idx != b->idx)
-		return a->idx < b->idx ? -1 : 1;
+/* Stable LSD radix sort by key (8-bit digits; digits all keys share are
+ * skipped).  qsort was most of the load time of large tables. */
+static int radix_sort(struct kv *a, size_t n)
+{
+	struct kv *tmp = malloc(n * sizeof(*tmp)), *src = a, *dst = tmp;
+
+	if (!tmp)
+		return -ENOMEM;
+	for (unsigned shift = 0; shift < 64; shift += 8) {
+		size_t cnt[256] = { 0 }, sum = 0;
+		bool skip = false;
+
+		for (size_t i = 0; i < n; i++)
+			cnt[(src[i].key >> shift) & 255]++;
+		for (int d = 0; d < 256; d++) {
+			size_t c = cnt[d];
+
+			if (c == n) {
+				skip = true;
+				break;
+			}
+			cnt[d] = sum;
+			sum += c;
+		}
+		if (skip)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			dst[cnt[(src[i].key >> shift) & 255]++] = src[i];
+		{
+			struct kv *t = src;
+
+			src = dst;
+			dst = t;
+		}
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+	free(tmp);
 	return 0;
 }
 
@@ -68,17 +101,31 @@ int bzs_symtab_finish(struct bzs_symtab_builder *b, struct bzs_symtab *t)
 	uint64_t cover_end = 0;
 	size_t n = 0;
 
-	memset(t, 0, sizeof(*t));
-	if (b->cnt)
-		qsort(b->c, b->cnt, sizeof(*b->c), cand_cmp);
-	/* Keep the best candidate per address; drop zero-size labels that lie
-	 * inside a sized symbol (assembly labels within a function). */
-	for (size_t i = 0; i < b->cnt; i++) {
-		struct bzs_cand *c = &b->c[i];
+	struct kv *kv;
+	size_t *keep;
 
-		if ((n && b->c[n - 1].addr == c->addr) || c->addr == UINT64_MAX)
-			continue;
-		if (c->size == 0 && c->addr < cover_end)
+	memset(t, 0, sizeof(*t));
+	kv = malloc((b->cnt ? b->cnt : 1) * sizeof(*kv));
+	keep = malloc((b->cnt ? b->cnt : 1) * sizeof(*keep));
+	if (!kv || !keep)
+		goto nomem;
+	for (size_t i = 0; i < b->cnt; i++)
+		kv[i] = (struct kv){ b->c[i].addr, i };
+	if (radix_sort(kv, b->cnt))
+		goto nomem;
+	/* Keep the best candidate per address (highest score, then the first
+	 * added); drop zero-size labels that lie inside a sized symbol
+	 * (assembly labels within a function). */
+	for (size_t i = 0; i < b->cnt;) {
+		size_t best = kv[i].idx, j = i + 1;
+		struct bzs_cand *c;
+
+		for (; j < b->cnt && kv[j].key == kv[i].key; j++)
+			if (b->c[kv[j].idx].score > b->c[best].score)
+				best = kv[j].idx;
+		i = j;
+		c = &b->c[best];
+		if (c->addr == UINT64_MAX || (c->size == 0 && c->addr < cover_end))
 			continue;
 		if (c->size) {
 			uint64_t e = c->addr + c->size < c->addr ? UINT64_MAX : c->addr + c->size;
@@ -86,15 +133,15 @@ int bzs_symtab_finish(struct bzs_symtab_builder *b, struct bzs_symtab *t)
 			if (e > cover_end)
 				cover_end = e;
 		}
-		b->c[n++] = *c;
+		keep[n++] = best;
 	}
+	free(kv);
+	kv = NULL;
 	syms = malloc((n ? n : 1) * sizeof(*syms));
-	if (!syms) {
-		bzs_builder_free(b);
-		return -ENOMEM;
-	}
+	if (!syms)
+		goto nomem;
 	for (size_t i = 0; i < n; i++) {
-		struct bzs_cand *c = &b->c[i];
+		struct bzs_cand *c = &b->c[keep[i]];
 		uint64_t end;
 
 		if (c->size) {
@@ -102,7 +149,7 @@ int bzs_symtab_finish(struct bzs_symtab_builder *b, struct bzs_symtab *t)
 			if (end < c->addr)
 				end = UINT64_MAX;
 		} else {
-			end = i + 1 < n ? b->c[i + 1].addr : UINT64_MAX;
+			end = i + 1 < n ? b->c[keep[i + 1]].addr : UINT64_MAX;
 			if (c->limit > c->addr && c->limit < end)
 				end = c->limit;
 			if (end == UINT64_MAX)
@@ -115,9 +162,15 @@ int bzs_symtab_finish(struct bzs_symtab_builder *b, struct bzs_symtab *t)
 	t->pools = b->pools;
 	t->npools = b->npools;
 	t->mem = b->mem + n * sizeof(*syms);
+	free(keep);
 	free(b->c);
 	memset(b, 0, sizeof(*b));
 	return 0;
+nomem:
+	free(kv);
+	free(keep);
+	bzs_builder_free(b);
+	return -ENOMEM;
 }
 
 ssize_t bzs_symtab_lookup(const struct bzs_symtab *t, uint64_t addr)

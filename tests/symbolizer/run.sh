@@ -17,7 +17,7 @@ fails=0
 pids=()
 
 cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	for p in "${pids[@]}"; do pkill -KILL -P "$p" 2>/dev/null; kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
 	umount "$T/nsmnt" 2>/dev/null
 	[ -z "${SYM_TMP:-}" ] && rm -rf "$T"
@@ -147,6 +147,8 @@ if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
 	[ -z "$pid" ] && pid=$tpid
 	check "perf map inside a PID+mount namespace (/proc/PID/root/tmp/perf-NSPID.map)" \
 		"$(sym -j "$pid" "$jit")" "jit_fn_2|\\[perf-map\\]|success|*"
+	# pid 1 of a PID namespace ignores SIGTERM; unshare waits for it
+	kill -KILL "$pid" 2>/dev/null
 	pid=$tpid
 	stop
 else

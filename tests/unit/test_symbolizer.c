@@ -438,6 +438,28 @@ static void test_cached_child(blaze_symbolizer *s)
 	blaze_syms_free(r);
 }
 
+/* file:line from the test binary's own DWARF (built with -g) */
+static void test_code_info(void)
+{
+	blaze_symbolizer_opts o = { .type_size = sizeof(o), .code_info = true };
+	blaze_symbolizer *s = blaze_symbolizer_new_opts(&o);
+	uint64_t a = (uint64_t)(uintptr_t)&bzs_test_target_fn;
+	const blaze_syms *r = sym_pid(s, getpid(), &a, 1);
+
+	if (r && r->cnt == 1 && r->syms[0].name && !r->syms[0].code_info.file) {
+		CHECK(1, "# SKIP test binary without DWARF (not built with -g)");
+	} else {
+		CHECK(r && r->cnt == 1 && r->syms[0].code_info.file &&
+		      !strcmp(r->syms[0].code_info.file, "test_symbolizer.c") &&
+		      r->syms[0].code_info.line >= 20 && r->syms[0].code_info.line <= 40,
+		      "code_info: test_symbolizer.c:%u", r ? r->syms[0].code_info.line : 0);
+		CHECK(r && r->syms[0].code_info.dir && contains(r->syms[0].code_info.dir, "unit"),
+		      "code_info dir (%s)", r ? r->syms[0].code_info.dir : "-");
+	}
+	blaze_syms_free(r);
+	blaze_symbolizer_free(s);
+}
+
 static void test_demangle(void)
 {
 	char *d;
@@ -483,6 +505,7 @@ int main(int argc, char **argv)
 	test_kallsyms_real(s);
 	test_bad_pid(s);
 	test_cached_child(s);
+	test_code_info();
 	test_demangle();
 	blaze_symbolizer_free(s);
 	{

@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -263,6 +264,44 @@ static void test_vanishing(blaze_symbolizer *s)
 	CHECK(ok == 2 * total, "vanishing processes: every call returned one entry per address");
 }
 
+/* One symbolizer shared by threads, kernel and process calls mixed. */
+static blaze_symbolizer *shared;
+static int thread_ok[4];
+
+static void *worker(void *arg)
+{
+	int id = (int)(intptr_t)arg;
+	uint64_t a[2] = { (uint64_t)(uintptr_t)&bzs_input_fn, (uint64_t)(uintptr_t)&getpid };
+	blaze_symbolize_src_kernel k = { .type_size = sizeof(k) };
+	blaze_cache_src_process c = { .type_size = sizeof(c) };
+
+	for (int i = 0; i < 200; i++) {
+		const blaze_syms *r = sym(shared, false, a, 2);
+
+		thread_ok[id] += r && r->syms[0].name && !strcmp(r->syms[0].name, "bzs_input_fn");
+		blaze_syms_free(r);
+		if (i % 50 == 0) {
+			blaze_symbolize_cache_process(shared, &c);
+			blaze_syms_free(blaze_symbolize_kernel_abs_addrs(shared, &k, a, 1));
+		}
+	}
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	pthread_t t[4];
+
+	shared = blaze_symbolizer_new();
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, worker, (void *)(intptr_t)i);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	blaze_symbolizer_free(shared);
+	CHECK(thread_ok[0] + thread_ok[1] + thread_ok[2] + thread_ok[3] == 800,
+	      "4 threads sharing a symbolizer: all 800 calls right");
+}
+
 int main(void)
 {
 	blaze_symbolizer *s;
@@ -280,6 +319,7 @@ int main(void)
 	test_bad_files(s);
 	test_vanishing(s);
 	blaze_symbolizer_free(s);
+	test_threads();
 	{
 		char cmd[128];
 
