@@ -51,7 +51,7 @@ endif
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all clean test unit demo bench deps install uninstall workloads asan test-asan man static
+.PHONY: all clean test unit demo bench deps install uninstall workloads asan test-asan man static fuzz
 
 BINS := $(patsubst %,$(BINDIR)/%,$(TOOLS))
 
@@ -135,6 +135,12 @@ deps:
 
 test: all unit
 	$(Q)tests/run.sh
+
+# fuzz targets of the symbolizer and the hitmtop replay parser, bounded
+FUZZ_SECONDS ?= 20
+fuzz:
+	$(Q)tests/fuzz/run.sh $(FUZZ_SECONDS)
+	$(Q)tests/fuzz/run_hitm.sh $(FUZZ_SECONDS)
 
 demo:
 	$(Q)scripts/demo.sh

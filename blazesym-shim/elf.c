@@ -98,6 +98,15 @@ static int add_syms(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, const struct se
 		name = pool + s.st_name;
 		if (!name[0])
 			continue;
+		/* glibc's debug .symtab names compat symbols "fn@GLIBC_2.2.5"
+		 * and defaults "fn@@GLIBC_2.34": the version is not part of the
+		 * function's name (the pool is our copy: cut it there) */
+		{
+			char *at = strchr(pool + s.st_name, '@');
+
+			if (at && at != pool + s.st_name)
+				*at = '\0';
+		}
 		sec = &secs[s.st_shndx];
 		if (type == STT_NOTYPE) {
 			/* only code labels, not local assembler labels */

@@ -26,6 +26,8 @@ for t in "$BUILD"/tests/test_*; do
 	[ -x "$t" ] || continue
 	run_one "$(basename "$t")" "$t"
 done
+# symbolizer scenarios with real processes (TAP output of its own)
+run_one symbolizer_scenarios "$ROOT/tests/symbolizer/run.sh"
 for t in "$ROOT"/tests/tools/test_*.sh; do
 	[ -f "$t" ] || continue
 	run_one "$(basename "$t" .sh)" env TEST_FILE="$(basename "$t" .sh)" bash -c 'source "$ROOT/tests/lib.sh"; source "$1"' _ "$t"

@@ -142,6 +142,7 @@ run_held "$T/f13" "$T/e13" "$OC" --dwarf -p "$WL_PID" -f -d 4
 check_grep "--dwarf: whole chain from main down to the libc call" \
 	'^nofp_chain;(.*;)?main;nofp_outer;nofp_middle;nofp_inner_sleep;(__)?nanosleep[^;]*;.*_\[k\] [0-9]+$' "$T/f13"
 check_grep "--dwarf: the chain reaches the process entry" '^nofp_chain;_start;' "$T/f13"
+check_nogrep "no symbol version suffix (glibc's fn@GLIBC_2.2.5) in frame names" '@' "$T/f13"
 check_within "--dwarf: 10 x 30 ms in nofp_inner_sleep" \
 	"$(folded_sum 'nofp_inner_sleep' "$T/f13")" 300000 20
 # (a stack taken while the process unmaps its memory at exit may be short)
