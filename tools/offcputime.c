@@ -16,6 +16,7 @@
 #include "stacks.h"
 #include "bpfutil.h"
 #include "dwarf.h"
+#include "blazesym.h"
 #include "offcputime.h"
 #include "offcputime.skel.h"
 
@@ -456,6 +457,12 @@ static void report(struct offcputime_bpf *skel, struct stacksym *sym,
 		json_kv_u64(&j, "user_module_only", st.user_module_only);
 		json_kv_u64(&j, "kernel", st.kernel_frames);
 		json_kv_u64(&j, "kernel_unknown", st.kernel_unknown);
+		json_key(&j, "failed_lookups");
+		json_obj_begin(&j);
+		for (int r = 1; r < STACKSYM_REASONS; r++)
+			if (st.reasons[r])
+				json_kv_u64(&j, blaze_symbolize_reason_str(r), st.reasons[r]);
+		json_obj_end(&j);
 		json_obj_end(&j);
 		json_obj_end(&j);
 		json_finish(&j);

@@ -273,6 +273,8 @@ static int resolve(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
 
 		if (r && (size_t)k < r->cnt) {
 			name = sym_name(s, &r->syms[k], kernel);
+			if (!r->syms[k].name && r->syms[k].reason < STACKSYM_REASONS)
+				s->st.reasons[r->syms[k].reason]++;
 		} else {
 			name = intern(s, "[unknown]");
 		}
@@ -347,6 +349,22 @@ void stacksym_report(const struct stacksym *s)
 		msg_warn("%llu of %llu kernel frames had no symbol",
 			 (unsigned long long)st->kernel_unknown,
 			 (unsigned long long)st->kernel_frames);
+	if (st->user_unknown || st->user_module_only || st->kernel_unknown) {
+		char buf[512];
+		size_t off = 0;
+
+		for (int i = 1; i < STACKSYM_REASONS; i++) {
+			if (!st->reasons[i])
+				continue;
+			off += snprintf(buf + off, sizeof(buf) - off, "%s%llu %s",
+					off ? ", " : "", (unsigned long long)st->reasons[i],
+					blaze_symbolize_reason_str(i));
+			if (off >= sizeof(buf))
+				break;
+		}
+		if (off)
+			msg_warn("failed look-ups by reason: %s", buf);
+	}
 }
 
 /* ---- folded output ---- */

@@ -32,9 +32,13 @@ int stacksym_user(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
 int stacksym_kernel(struct stacksym *s, const __u64 *ips, int n,
 		    const char **out);
 /* Frames named and not named so far, by kind */
+#define STACKSYM_REASONS 8
 struct stacksym_stats {
 	uint64_t user_frames, user_unknown, user_module_only;
 	uint64_t kernel_frames, kernel_unknown;
+	/* failed look-ups by the symbolizer's reason code
+	 * (blaze_symbolize_reason: unmapped, missing symbols, ...) */
+	uint64_t reasons[STACKSYM_REASONS];
 };
 void stacksym_stats(const struct stacksym *s, struct stacksym_stats *st);
 /* One line on stderr when some frames could not be named */
