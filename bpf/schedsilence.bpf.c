@@ -102,6 +102,7 @@ static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
 	if (!e)
 		return 0;
 	e->kind = preempt;
+	e->id = BPF_CORE_READ(prev, __state);
 	e->pid = BPF_CORE_READ(next, pid);
 	e->pid2 = BPF_CORE_READ(prev, pid);
 	e->flags = task_flags(next);

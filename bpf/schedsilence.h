@@ -52,8 +52,9 @@ struct ss_event {
 	__u64 dur;		/* span: ns; otherwise 0 */
 	__u64 addr;		/* work/hrtimer function; IPI callsite */
 	__u64 addr2;		/* IPI callback */
-	__u32 kind;		/* span: enum ss_span_kind; tick_stop: success */
-	__u32 id;		/* irq, softirq vector, ss_vector; tick_stop: dependency */
+	__u32 kind;		/* span: enum ss_span_kind; switch: preempt; tick_stop: success */
+	__u32 id;		/* irq, softirq vector, ss_vector; switch: prev's state;
+				 * tick_stop: dependency */
 	__u32 pid;		/* switch: next; wakeup/migrate: the task; IPI: sender */
 	__u32 pid2;		/* switch: prev; wakeup: the waker */
 	__u32 flags;		/* switch: next's SS_TASK_*; */

@@ -34,7 +34,7 @@ static struct env {
 	uint64_t timeline;
 	uint64_t ringbuf_kb;
 } env = {
-	.ringbuf_kb = 4096,
+	.ringbuf_kb = 16384,
 };
 
 enum {
@@ -66,7 +66,7 @@ static const struct argp_option options[] = {
 	  "(comma list, exact names of up to 15 bytes)", 0 },
 	{ "timeline", OPT_TIMELINE, "N", 0, "Print the first N intruding events with "
 	  "monotonic and wall-clock timestamps (default 0)", 0 },
-	{ "ringbuf-kb", OPT_RINGBUF, "KB", 0, "Event ring buffer size (default 4096; "
+	{ "ringbuf-kb", OPT_RINGBUF, "KB", 0, "Event ring buffer size (default 16384; "
 	  "rounded up to a power of 2)", 0 },
 	OPTS_JSON,
 	OPTS_CHECK("Accepted for symmetry: schedsilence always exits 1 when not silent"),
@@ -84,9 +84,8 @@ static void parse_allow_comm(const char *arg)
 		die_usage("invalid --allow-comm: '%s' has an empty name", arg);
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (strlen(tok) >= SILENCE_COMM_LEN)
-			die_usage("invalid --allow-comm: '%s' is longer than %d bytes (a "
-				  "comm is at most %d)", tok, SILENCE_COMM_LEN - 1,
-				  SILENCE_COMM_LEN - 1);
+			die_usage("invalid --allow-comm: '%s' is longer than a comm "
+				  "(%d bytes at most)", tok, SILENCE_COMM_LEN - 1);
 		if (env.n_allow_comms == MAX_ALLOW_COMMS)
 			die_usage("invalid --allow-comm: more than %d names", MAX_ALLOW_COMMS);
 		snprintf(env.allow_comms[env.n_allow_comms++], SILENCE_COMM_LEN, "%s", tok);
@@ -94,11 +93,23 @@ static void parse_allow_comm(const char *arg)
 	free(copy);
 }
 
+static void parse_allow_tid(const char *arg)
+{
+	size_t before = env.allow_tids.n;
+	char err[160];
+
+	if (parse_id_list(arg, &env.allow_tids, err, sizeof(err)))
+		die_usage("invalid --allow-tid: %s", err);
+	for (size_t i = before; i < env.allow_tids.n; i++)
+		if (!tid_tgid(env.allow_tids.ids[i]))
+			die_usage("invalid --allow-tid: no thread %u", env.allow_tids.ids[i]);
+}
+
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
 	case OPT_ALLOW_TID:
-		opt_tids(arg, &env.allow_tids);
+		parse_allow_tid(arg);
 		break;
 	case OPT_ALLOW_COMM:
 		parse_allow_comm(arg);
@@ -107,12 +118,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.timeline = opt_u64("--timeline", arg, 0, 1000000);
 		break;
 	case OPT_RINGBUF:
-		env.ringbuf_kb = opt_u64("--ringbuf-kb", arg, 64, 1 << 20);
+		env.ringbuf_kb = opt_u64("--ringbuf-kb", arg, 4, 1 << 20);
 		break;
-	case 'p':
-	case 't':
-	case 'f':
-		die_usage("schedsilence watches CPUs: use -C (and --allow-tid for threads)");
 	default:
 		return common_parse_opt(key, arg, state, &env.c);
 	}
@@ -134,17 +141,25 @@ static int on_event(void *vctx, void *data, size_t size)
 	return 0;
 }
 
-/* The ring buffer never wakes us (see the BPF side): read it on a timer */
+/* The ring buffer never wakes us (see the BPF side): read it on a timer,
+ * every READ_EVERY_MS, for up to timeout_ms */
+#define READ_EVERY_MS 10
+
 static int poll_events(void *vctx, int timeout_ms)
 {
 	struct ctx *ctx = vctx;
-	struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
-	int err = ring_buffer__consume(ctx->rb);
+	uint64_t until = now_ns() + (uint64_t)timeout_ms * 1000000ull;
 
-	if (err < 0)
-		return err;
-	nanosleep(&ts, NULL);
-	return 0;
+	for (;;) {
+		struct timespec ts = { 0, READ_EVERY_MS * 1000000L };
+		int err = ring_buffer__consume(ctx->rb);
+
+		if (err < 0)
+			return err;
+		if (run_exiting || now_ns() >= until)
+			return 0;
+		nanosleep(&ts, NULL);
+	}
 }
 
 /* Keep our own threads off the watched CPUs; false if impossible */
@@ -371,6 +386,8 @@ static void print_fixes(const struct report *rp)
 			printf(" (%s %s)", r->kind == SK_IRQ ? "irq" : r->kind == SK_SOFTIRQ ?
 			       "vector" : "pid", id);
 		printf(": %llu time%s", (unsigned long long)r->count, r->count == 1 ? "" : "s");
+		if (r->kind == SK_TASK && r->preempted)
+			printf(", preempted %llu", (unsigned long long)r->preempted);
 		if (r->kind == SK_TASK && r->wakeups)
 			printf(", woken %llu time%s, last by %s (%u)",
 			       (unsigned long long)r->wakeups, r->wakeups == 1 ? "" : "s",
@@ -551,6 +568,7 @@ static void json_row(struct json *j, const struct report *rp, const struct intru
 	if (r->kind == SK_TASK) {
 		json_kv_bool(j, "running_at_start", r->running_at_start);
 		json_kv_bool(j, "running_at_end", r->running_at_end);
+		json_kv_u64(j, "preempted", r->preempted);
 		json_kv_u64(j, "wakeups", r->wakeups);
 		if (r->wakeups) {
 			json_kv_str(j, "last_waker", r->waker);
@@ -640,15 +658,20 @@ static void json_corroboration(struct json *j, const struct report *rp)
 	json_arr_end(j);
 }
 
+static bool all_silent(const struct report *rp)
+{
+	for (size_t i = 0; i < rp->s->ncpus; i++)
+		if (!silence_cpu_silent(rp->s, rp->s->cpus[i].cpu, rp->total_losses))
+			return false;
+	return true;
+}
+
 static void print_json(const struct report *rp)
 {
 	const struct silence *s = rp->s;
 	struct json j;
-	bool all = true;
 	char wall[64], deps[128];
 
-	for (size_t i = 0; i < s->ncpus; i++)
-		all &= silence_cpu_silent(s, s->cpus[i].cpu, rp->total_losses);
 	json_init(&j, stdout);
 	json_obj_begin(&j);
 	json_kv_str(&j, "tool", "schedsilence");
@@ -660,7 +683,8 @@ static void print_json(const struct report *rp)
 	json_arr_end(&j);
 	json_kv_double(&j, "duration_s", rp->duration_s);
 	json_kv_u64(&j, "start_mono_ns", s->cfg.start_ts);
-	json_kv_bool(&j, "silent", all);
+	json_kv_bool(&j, "silent", all_silent(rp));
+	json_kv_bool(&j, "self_on_watched_cpus", rp->self_on_watched);
 	json_key(&j, "verdicts");
 	json_arr_begin(&j);
 	for (size_t i = 0; i < s->ncpus; i++) {
@@ -765,14 +789,6 @@ static const char *const loss_hints[LOSS_KINDS] = {
 	[LOSS_START_FULL] = "work items were missed",
 };
 
-static bool all_silent(const struct report *rp)
-{
-	for (size_t i = 0; i < rp->s->ncpus; i++)
-		if (!silence_cpu_silent(rp->s, rp->s->cpus[i].cpu, rp->total_losses))
-			return false;
-	return true;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct argp argp = { options, parse_arg, NULL, doc, NULL, NULL, NULL };
@@ -820,7 +836,7 @@ int main(int argc, char **argv)
 			"irq_handler_entry", "softirq_entry", "local_timer_entry",
 		};
 		for (size_t i = 0; i < ARRAY_SIZE(required); i++)
-			if (!bpf_tp_exists(required[i]) || strstr(rp.missing_tps, required[i])) {
+			if (word_in(rp.missing_tps, required[i])) {
 				msg_warn("this kernel lacks the tracepoint %s (no btf_trace_%s "
 					 "in its BTF)", required[i], required[i]);
 				err = EXIT_UNSUPPORTED;

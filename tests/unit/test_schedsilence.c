@@ -35,6 +35,7 @@ static struct ss_event sw(uint64_t ts, uint32_t prev, const char *pcomm, uint32_
 
 	e.pid = next;
 	e.pid2 = prev;
+	e.id = 1;	/* prev goes to sleep (TASK_INTERRUPTIBLE) */
 	snprintf(e.name, sizeof(e.name), "%s", ncomm);
 	snprintf(e.name2, sizeof(e.name2), "%s", pcomm);
 	if (!strncmp(ncomm, "kworker", 7))
@@ -171,6 +172,8 @@ static void test_intruders(void)
 	struct ss_event ipi = { .type = SS_EV_IPI_SEND, .cpu = CPU, .ts = 1070 * MS, .pid = 12,
 				.addr = 0x10, .addr2 = 0x20, .name2 = "sender" };
 
+	ev[2].kind = 1;		/* the kworker's first switch-out is a preemption */
+	ev[4].id = 0;		/* the second leaves it runnable (TASK_RUNNING) */
 	silence_feed(s, &wake, sizeof(wake));
 	silence_feed(s, &mig, sizeof(mig));
 	silence_feed(s, &mig_ok, sizeof(mig_ok));
@@ -194,11 +197,13 @@ static void test_intruders(void)
 		CHECK_U64(r->last_ts, 1200 * MS, "kworker: last");
 		CHECK(r->kthread, "kworker: a kernel thread");
 		CHECK_U64(r->wakeups, 1, "kworker: woken once onto the CPU");
+		CHECK_U64(r->preempted, 2, "kworker: preempted once, left runnable once");
 		CHECK_STR(r->waker, "systemd", "kworker: by systemd");
 	}
 	r = find(s, SK_TASK, "cron");
 	CHECK(r && r->running_at_start && r->count == 1 && r->total_ns == 10 * MS,
 	      "a task on the CPU at the start counts once, from the start");
+	CHECK(r && r->preempted == 0, "a task that went to sleep was not preempted");
 	r = find(s, SK_TASK, "intruder");
 	CHECK(r && r->running_at_end && r->total_ns == 100 * MS,
 	      "a task still running counts up to the end");
@@ -243,6 +248,29 @@ static void test_intruders(void)
 	CHECK(s->ntimeline == 4 && s->timeline[2].dur == 2 * MS &&
 	      !strcmp(s->rows[s->timeline[2].row].name, "kworker/3:1"),
 	      "a task's timeline entry gets its duration at the switch-out");
+	silence_free(s);
+}
+
+static void test_tick_stop(void)
+{
+	struct silence *s = mk(0);
+	struct ss_event fail = { .type = SS_EV_TICK_STOP, .cpu = CPU, .ts = 1100 * MS,
+				 .kind = 0, .id = 0x4 };
+	struct ss_event fail2 = fail, ok = fail;
+	char deps[64];
+
+	fail2.id = 0x10;
+	ok.kind = 1;
+	ok.id = 0;
+	silence_feed(s, &fail, sizeof(fail));
+	silence_feed(s, &fail2, sizeof(fail2));
+	silence_feed(s, &ok, sizeof(ok));
+	silence_finish(s, 2000 * MS);
+	CHECK_U64(s->cpus[0].tick_stop_fail, 2, "tick_stop: two failures");
+	CHECK_U64(s->cpus[0].tick_stop_ok, 1, "tick_stop: one success");
+	silence_tick_deps_str(s->cpus[0].tick_deps, deps, sizeof(deps));
+	CHECK_STR(deps, "SCHED,RCU", "tick_stop: the dependencies that kept the tick");
+	CHECK(silence_cpu_silent(s, CPU, 0), "tick_stop records are not intrusions themselves");
 	silence_free(s);
 }
 
@@ -349,6 +377,7 @@ int main(void)
 	test_silence();
 	test_intruders();
 	test_lost_switch();
+	test_tick_stop();
 	test_env();
 	cpu_list_free(&cpus);
 	return unit_exit();

@@ -3,12 +3,12 @@
  * For schedsilence: a thread "ss_spinner" spins on CPU, pinned, from the
  * start; a thread "ss_intruder", pinned to the same CPU, waits for SIGUSR1,
  * then wakes up N times, every PERIOD_MS milliseconds (nanosleep), and
- * exits: N + 1 switch-ins on CPU (the SIGUSR1 wakeup and N timer wakeups).
- * TAIL_MS (default 300) after that, the spinner stops and the process
- * exits.  The main thread ("ss_main") stays off CPU where another CPU is
+ * blocks for good: N + 1 switch-ins on CPU (the SIGUSR1 wakeup and N timer
+ * wakeups).  TAIL_MS (default 300) after that, the process exits.  The main thread ("ss_main") stays off CPU where another CPU is
  * online.  Prints "PID SPINNER_TID INTRUDER_TID" on one line when ready. */
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include "wl.h"
@@ -17,6 +17,7 @@ static int cpu;
 static long n_wakes, period_ms;
 static atomic_int stop;
 static atomic_int spinner_tid, intruder_tid;
+static sem_t done;
 
 static void pin(int c)
 {
@@ -61,6 +62,8 @@ static void *intruder(void *arg)
 	atomic_store(&intruder_tid, (int)syscall(SYS_gettid));
 	sigwait(set, &sig);
 	silence_intrude();
+	sem_post(&done);
+	sigwait(set, &sig);	/* alive, but off the CPU, until the end */
 	return NULL;
 }
 
@@ -84,15 +87,17 @@ int main(int argc, char **argv)
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	sem_init(&done, 0, 0);
 	pthread_create(&s, NULL, spinner, NULL);
 	pthread_create(&t, NULL, intruder, &set);
 	while (!atomic_load(&spinner_tid) || !atomic_load(&intruder_tid))
 		wl_delay_ms(1);
 	printf("%d %d %d\n", getpid(), atomic_load(&spinner_tid), atomic_load(&intruder_tid));
 	fflush(stdout);
-	pthread_join(t, NULL);
+	while (sem_wait(&done))
+		;
 	wl_delay_ms(wl_arg(argc, argv, 4, 300));
 	atomic_store(&stop, 1);
 	pthread_join(s, NULL);
-	return 0;
+	return 0;	/* ends the blocked intruder too */
 }

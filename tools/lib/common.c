@@ -187,22 +187,7 @@ static const char *prog_tp(struct bpf_program *prog)
 	return tp + 1;
 }
 
-bool bpf_tp_exists(const char *name)
-{
-	struct btf *vmlinux = btf__load_vmlinux_btf();
-	char type[160];
-	bool ok;
-
-	if (!vmlinux)
-		return false;
-	snprintf(type, sizeof(type), "btf_trace_%s", name);
-	ok = btf__find_by_name_kind(vmlinux, type, BTF_KIND_TYPEDEF) > 0;
-	btf__free(vmlinux);
-	return ok;
-}
-
-/* is word one of the space-separated words of list? */
-static bool word_in(const char *list, const char *word)
+bool word_in(const char *list, const char *word)
 {
 	size_t wl = strlen(word);
 

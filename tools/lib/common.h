@@ -62,8 +62,8 @@ bool bpf_pick_tp_flavour(struct bpf_object *obj);
  * for tools with optional tracepoints.  The names turned off are written
  * to missing (space separated, each once); returns how many. */
 int bpf_disable_missing_tps(struct bpf_object *obj, char *missing, size_t size);
-/* Is tracepoint NAME in the kernel (btf_trace_NAME in vmlinux BTF)? */
-bool bpf_tp_exists(const char *name);
+/* Is word one of the space-separated words of list? */
+bool word_in(const char *list, const char *word);
 
 /* Monotonic and realtime clocks in nanoseconds. */
 uint64_t now_ns(void);

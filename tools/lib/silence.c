@@ -273,6 +273,8 @@ static void on_switch(struct silence *s, struct silence_cpu *c, const struct ss_
 	snprintf(next, sizeof(next), "%.*s", SILENCE_COMM_LEN - 1, e->name);
 	snprintf(prev, sizeof(prev), "%.*s", SILENCE_COMM_LEN - 1, e->name2);
 	if (c->cur_intruder && c->cur_pid == e->pid2) {
+		if (e->kind || !e->id)	/* preempted, or left the CPU runnable */
+			s->rows[c->cur_row].preempted++;
 		task_close(s, c, e->ts);
 	} else if (!c->known && e->pid2 && !silence_allowed(&s->cfg, e->pid2, prev)) {
 		/* it was on the CPU when tracing began */

@@ -53,6 +53,9 @@ struct intruder {
 	uint64_t count, total_ns, max_ns, first_ts, last_ts;
 	bool running_at_end;	/* task: still on the CPU when tracing stopped */
 	bool running_at_start;	/* task: already on the CPU when tracing began */
+	/* task: switch-outs while still runnable (preempted): each one is
+	 * followed by another switch-in that is not a new arrival */
+	uint64_t preempted;
 	/* task: wakeups onto the CPU and the last waker */
 	uint64_t wakeups;
 	uint32_t waker_pid;

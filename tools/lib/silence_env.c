@@ -464,7 +464,7 @@ static void fix_tick(const struct sys_config *c, uint32_t cpu, char *buf, size_t
 }
 
 static void fix_task(const struct intruder *r, const struct sys_config *c,
-		     char *buf, size_t size)
+		     const struct cpu_list *watched, char *buf, size_t size)
 {
 	char path[64], status[4096], aff[SYSCONF_STR], *p;
 	const char *n = r->name;
@@ -518,15 +518,35 @@ static void fix_task(const struct intruder *r, const struct sys_config *c,
 			 r->id, cpu, cpu, or_none(c->isolated));
 		return;
 	}
-	if (r->kthread)
+	if (r->kthread) {
 		snprintf(buf, size, "kernel thread allowed on CPU %u (Cpus_allowed_list = "
 			 "%s); isolcpus=domain,%u (now isolated = %s) keeps unbound kernel "
 			 "threads away", cpu, aff, cpu, or_none(c->isolated));
-	else
-		snprintf(buf, size, "its affinity (Cpus_allowed_list = %s) includes CPU %u: "
-			 "move it with taskset -apc CPUS %u, and keep every other task off "
-			 "with isolcpus=%u or a cpuset (now isolated = %s)", aff, cpu, r->id,
-			 cpu, or_none(c->isolated));
+		return;
+	}
+	{
+		struct cpu_list al = { 0 }, on = { 0 }, rest = { 0 };
+		char err[128], to[SYSCONF_STR] = "";
+
+		if (!parse_cpu_list(aff, MAX_CPUS_SUPPORTED, &al, err, sizeof(err)))
+			cpu_list_minus(&al, watched, &rest);
+		if (!rest.n && !parse_cpu_list(c->online, MAX_CPUS_SUPPORTED, &on, err,
+					       sizeof(err)))
+			cpu_list_minus(&on, watched, &rest);
+		cpu_list_str(&rest, to, sizeof(to));
+		if (rest.n)
+			snprintf(buf, size, "its affinity (Cpus_allowed_list = %s) includes "
+				 "CPU %u: move its process with taskset -apc %s %u, and keep "
+				 "every other task off with isolcpus=%u or a cpuset (now "
+				 "isolated = %s)", aff, cpu, to, r->id, cpu, or_none(c->isolated));
+		else
+			snprintf(buf, size, "its affinity (Cpus_allowed_list = %s) includes "
+				 "CPU %u, and no CPU outside the watched ones is online to move "
+				 "it to", aff, cpu);
+		cpu_list_free(&al);
+		cpu_list_free(&on);
+		cpu_list_free(&rest);
+	}
 }
 
 static void fix_softirq(const struct intruder *r, const struct sys_config *c,
@@ -580,7 +600,7 @@ void silence_fix(const struct intruder *r, const struct sys_config *c,
 
 	switch (r->kind) {
 	case SK_TASK:
-		fix_task(r, c, buf, size);
+		fix_task(r, c, watched, buf, size);
 		break;
 	case SK_IRQ:
 		if (r->id == SILENCE_NO_ID) {
