@@ -59,22 +59,22 @@ static __always_inline bool state_match(bool preempt, __u32 state)
 	return state & state_mask;
 }
 
-static __always_inline void switch_out(void *ctx, bool preempt,
+static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
 				       struct task_struct *prev)
 {
 	struct offcpu_start s = {};
-	__u32 tid = BPF_CORE_READ(prev, pid);
-	__u32 tgid = BPF_CORE_READ(prev, tgid);
+	__u32 tid = KREAD(btf, prev, pid);
+	__u32 tgid = KREAD(btf, prev, tgid);
 	__u32 flags, state;
 	bool kthread;
 
 	if (!tid || !target_task(tgid, tid))
 		return;
-	flags = BPF_CORE_READ(prev, flags);
+	flags = KREAD(btf, prev, flags);
 	kthread = flags & PF_KTHREAD;
 	if ((user_threads_only && kthread) || (kernel_threads_only && !kthread))
 		return;
-	state = BPF_CORE_READ(prev, __state);
+	state = KREAD(btf, prev, __state);
 	if (!state_match(preempt, state))
 		return;
 	if (!target_cpu(bpf_get_smp_processor_id()))
@@ -102,10 +102,10 @@ static __always_inline void switch_out(void *ctx, bool preempt,
 		loss_inc(LOSS_START_FULL);
 }
 
-static __always_inline void switch_in(struct task_struct *next)
+static __always_inline void switch_in(bool btf, struct task_struct *next)
 {
-	__u32 tid = BPF_CORE_READ(next, pid);
-	__u32 tgid = BPF_CORE_READ(next, tgid);
+	__u32 tid = KREAD(btf, next, pid);
+	__u32 tgid = KREAD(btf, next, tgid);
 	struct offcpu_start *sp;
 	struct offcpu_key key;
 	struct offcpu_val *val, zero = {};
@@ -152,12 +152,12 @@ static __always_inline void switch_in(struct task_struct *next)
 	__sync_fetch_and_add(&val->count, 1);
 }
 
-static __always_inline int handle_switch(void *ctx, bool preempt,
+static __always_inline int handle_switch(void *ctx, bool btf, bool preempt,
 					 struct task_struct *prev,
 					 struct task_struct *next)
 {
-	switch_out(ctx, preempt, prev);
-	switch_in(next);
+	switch_out(ctx, btf, preempt, prev);
+	switch_in(btf, next);
 	return 0;
 }
 
@@ -165,13 +165,13 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev,
 	     struct task_struct *next)
 {
-	return handle_switch(ctx, preempt, prev, next);
+	return handle_switch(ctx, true, preempt, prev, next);
 }
 
 SEC("raw_tp/sched_switch")
 int sched_switch_raw(struct bpf_raw_tracepoint_args *ctx)
 {
-	return handle_switch(ctx, (bool)ctx->args[0],
+	return handle_switch(ctx, false, (bool)ctx->args[0],
 			     (struct task_struct *)ctx->args[1],
 			     (struct task_struct *)ctx->args[2]);
 }

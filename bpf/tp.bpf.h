@@ -7,4 +7,10 @@
 
 #define RAW_ARG(ctx, n) (((struct bpf_raw_tracepoint_args *)(ctx))->args[n])
 
+/* A field of a kernel object: a direct load where the pointer is BTF-typed
+ * (tp_btf: a guarded load, no helper call), a CO-RE probe read otherwise
+ * (raw_tp).  btf must be a constant of the always-inline handler, so each
+ * flavour keeps only its own branch. */
+#define KREAD(btf, ptr, field) ((btf) ? (ptr)->field : BPF_CORE_READ(ptr, field))
+
 #endif
