@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* pfwatch: page faults by thread, user stack (kernel stack for faults taken
- * in kernel mode) and mapping, from the software perf events
+ * in kernel mode), from the software perf events
  * PERF_COUNT_SW_PAGE_FAULTS_MAJ and _MIN (sample_period 1).  The faulting
- * address comes from the sample (PERF_SAMPLE_ADDR). */
+ * address comes from the sample (PERF_SAMPLE_ADDR); user space names the
+ * mapping it falls in from /proc/PID/maps, read when a fault first lands
+ * in a 2 MiB region. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
@@ -15,10 +17,11 @@
 
 const volatile bool want_ustack = true;
 const volatile bool want_kstack = true;
-const volatile bool want_vma = true;
+const volatile bool want_names = true;	/* announce regions for mapping names */
 
 /* Written by user space while running (.bss) */
-__u64 warmup_end_ns;	/* bpf_ktime_get_ns() before which faults are warm-up */
+__u64 warmup_end_ns;	/* bpf_ktime_get_ns() before which faults are warm-up;
+			 * 0 once it is over (no clock read per fault) */
 bool dedupe;		/* some thread may carry two of our events: count one */
 
 struct {
@@ -28,8 +31,9 @@ struct {
 	__uint(max_entries, 1);		/* --stack-storage-size */
 } stacks SEC(".maps");
 
+/* per CPU: no atomic operation per fault; user space adds them up */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, 1);		/* --max-entries */
 	__type(key, struct pf_key);
 	__type(value, struct pf_val);
@@ -42,20 +46,39 @@ struct {
 	__type(value, __u64);
 } stats SEC(".maps");
 
-struct vma_id {
+/* A 2 MiB region of a process's address space */
+struct pf_region {
 	__u32 tgid;
 	__u32 pad;
-	__u64 start;
+	__u64 index;		/* addr >> PF_REGION_SHIFT */
 };
 
-/* VMAs already announced, so user space reads /proc/PID/maps while the
- * mapping lives */
+/* Regions already announced, so that user space reads /proc/PID/maps
+ * while the mappings there live */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 65536);
-	__type(key, struct vma_id);
+	__type(key, struct pf_region);
 	__type(value, __u8);
-} seen_vma SEC(".maps");
+} seen_region SEC(".maps");
+
+/* What each CPU announced last (process, region): most faults repeat it,
+ * and then cost no hash-map update */
+struct last_seen {
+	__u32 tgid;
+	__u32 exec_gen;		/* exec_gen when tgid was announced */
+	struct pf_region region;
+};
+
+/* Bumped by every exec: a process announced before must be again */
+__u32 exec_gen;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct last_seen);
+} last_seen SEC(".maps");
 
 /* With dedupe: the attach cookie of the one event that counts a thread */
 struct {
@@ -73,61 +96,27 @@ static __always_inline void stat_inc(__u32 k)
 		(*v)++;
 }
 
-struct vma_info {
-	__u64 start, end;
-	__u32 kind;
-	struct file *file;
-};
-
-static long vma_cb(struct task_struct *task, struct vm_area_struct *vma,
-		   struct vma_info *vi)
+static __always_inline void announce_region(struct last_seen *last, __u32 tgid,
+					   __u64 addr)
 {
-	struct mm_struct *mm = BPF_CORE_READ(vma, vm_mm);
-	__u64 brk = BPF_CORE_READ(mm, brk);
-	__u64 start_brk = BPF_CORE_READ(mm, start_brk);
-	__u64 start_stack = BPF_CORE_READ(mm, start_stack);
-
-	vi->start = BPF_CORE_READ(vma, vm_start);
-	vi->end = BPF_CORE_READ(vma, vm_end);
-	vi->file = BPF_CORE_READ(vma, vm_file);
-	if (vi->file)
-		vi->kind = PF_MAP_FILE;
-	else if (vi->start <= brk && vi->end >= start_brk)
-		vi->kind = PF_MAP_HEAP;
-	else if (vi->start <= start_stack && vi->end >= start_stack)
-		vi->kind = PF_MAP_STACK;
-	else
-		vi->kind = PF_MAP_ANON;
-	return 0;
-}
-
-static __always_inline void announce_vma(__u32 tgid, const struct vma_info *vi)
-{
-	struct vma_id id = { .tgid = tgid, .start = vi->start };
-	struct file *file = vi->file;
+	struct pf_region r = { .tgid = tgid, .index = addr >> PF_REGION_SHIFT };
 	struct pf_event *e;
-	const unsigned char *name;
 	__u8 one = 1;
 
-	if (bpf_map_update_elem(&seen_vma, &id, &one, BPF_NOEXIST))
+	if (last->region.tgid == r.tgid && last->region.index == r.index)
+		return;
+	last->region = r;
+	if (bpf_map_update_elem(&seen_region, &r, &one, BPF_NOEXIST))
 		return;
 	e = bpf_ringbuf_reserve(&announce_rb, sizeof(*e), 0);
 	if (!e) {
 		loss_inc(LOSS_RINGBUF);
-		bpf_map_delete_elem(&seen_vma, &id);
+		bpf_map_delete_elem(&seen_region, &r);
 		return;
 	}
-	e->type = PF_EV_NEW_VMA;
+	e->type = PF_EV_NEW_REGION;
 	e->tgid = tgid;
-	e->start = vi->start;
-	e->end = vi->end;
-	e->kind = vi->kind;
-	e->pad = 0;
-	e->name[0] = 0;
-	if (file) {
-		name = BPF_CORE_READ(file, f_path.dentry, d_name.name);
-		bpf_probe_read_kernel_str(e->name, sizeof(e->name), name);
-	}
+	e->addr = addr;
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -157,8 +146,9 @@ static __always_inline int handle_fault(struct bpf_perf_event_data *ctx, bool ma
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, tid = (__u32)id;
 	struct pf_key key = {};
-	struct vma_info vi = {};
 	struct pf_val *val, zero = {};
+	struct last_seen *last;
+	__u32 zero_key = 0;
 	__u64 addr, ip;
 
 	if (!tid || !target_task(tgid, tid))
@@ -171,34 +161,32 @@ static __always_inline int handle_fault(struct bpf_perf_event_data *ctx, bool ma
 	ip = PT_REGS_IP((struct pt_regs *)&ctx->regs);
 	key.tgid = tgid;
 	key.tid = tid;
-	key.warmup = bpf_ktime_get_ns() < warmup_end_ns;
+	if (warmup_end_ns)
+		key.warmup = bpf_ktime_get_ns() < warmup_end_ns;
 	/* kernel text lives in the upper half: a fault taken in kernel mode */
 	key.kernel_mode = (__s64)ip < 0;
-	bpf_get_current_comm(&key.comm, sizeof(key.comm));
 	key.ustack = -1;
 	key.kstack = -1;
+	last = bpf_map_lookup_elem(&last_seen, &zero_key);
 	if (want_ustack) {
 		key.ustack = stackid_checked(
 			bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK), true);
-		announce_tgid(tgid);
+		if (last && (last->tgid != tgid || last->exec_gen != exec_gen)) {
+			last->tgid = tgid;
+			last->exec_gen = exec_gen;
+			announce_tgid(tgid);
+		}
 	}
 	if (want_kstack && key.kernel_mode)
 		key.kstack = stackid_checked(bpf_get_stackid(ctx, &stacks, 0), false);
-	if (want_vma) {
-		if (!bpf_find_vma(bpf_get_current_task_btf(), addr, vma_cb, &vi, 0)) {
-			key.map_start = vi.start;
-			key.map_kind = vi.kind;
-			announce_vma(tgid, &vi);
-		} else {
-			stat_inc(PF_STAT_NO_VMA);
-		}
-	}
+	if (want_names && last)
+		announce_region(last, tgid, addr);
 
 	val = bpf_map_lookup_elem(&counts, &key);
 	if (!val) {
 		zero.addr_min = addr;
 		zero.addr_max = addr;
-		zero.map_end = vi.end;
+		bpf_get_current_comm(&zero.comm, sizeof(zero.comm));
 		if (bpf_map_update_elem(&counts, &key, &zero, BPF_NOEXIST) &&
 		    !bpf_map_lookup_elem(&counts, &key)) {
 			loss_inc(LOSS_AGG_FULL);
@@ -209,9 +197,15 @@ static __always_inline int handle_fault(struct bpf_perf_event_data *ctx, bool ma
 			return 0;
 	}
 	if (major)
-		__sync_fetch_and_add(&val->major, 1);
+		val->major++;
 	else
-		__sync_fetch_and_add(&val->minor, 1);
+		val->minor++;
+	if (!val->addr_min) {
+		/* first fault of this entry on this CPU */
+		val->addr_min = addr;
+		if (!val->comm[0])
+			bpf_get_current_comm(&val->comm, sizeof(val->comm));
+	}
 	if (addr < val->addr_min)
 		val->addr_min = addr;
 	if (addr > val->addr_max)
@@ -235,6 +229,7 @@ int pf_minor(struct bpf_perf_event_data *ctx)
 static __always_inline int handle_exec(void)
 {
 	announce_forget(bpf_get_current_pid_tgid() >> 32);
+	__sync_fetch_and_add(&exec_gen, 1);
 	return 0;
 }
 

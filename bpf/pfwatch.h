@@ -4,37 +4,30 @@
 
 #define TASK_COMM_LEN 16
 #define MAX_STACK_DEPTH 127
-#define PF_NAME_LEN 64
 
-/* What kind of mapping a faulting address fell in (seen from BPF) */
-enum pf_map_kind {
-	PF_MAP_UNKNOWN = 0,	/* the VMA could not be looked up */
-	PF_MAP_ANON,
-	PF_MAP_HEAP,		/* between start_brk and brk */
-	PF_MAP_STACK,		/* holds the process's start_stack */
-	PF_MAP_FILE,
-};
+/* Faults announce each new 2 MiB region of an address space, so that
+ * user space reads /proc/PID/maps while the mapping there lives */
+#define PF_REGION_SHIFT 21
 
-/* One aggregation key: a thread, its stacks, the mapping and the phase */
+/* One aggregation key: a thread, its stacks and the phase (the comm is in
+ * the value: not hashed at every fault) */
 struct pf_key {
 	__u32 tgid;
 	__u32 tid;
 	__s32 ustack;		/* stack id, or < 0: none or lost */
 	__s32 kstack;		/* -1: fault taken in user mode (no kernel stack) */
-	__u64 map_start;	/* start of the VMA, 0: unknown */
 	__u8 warmup;		/* 1: fault in the warm-up */
 	__u8 kernel_mode;	/* 1: fault taken in kernel mode (e.g. copy_to_user) */
-	__u8 map_kind;		/* enum pf_map_kind */
-	__u8 pad[5];
-	char comm[TASK_COMM_LEN];
+	__u8 pad[6];
 };
 
+/* per CPU in the map; user space adds them up */
 struct pf_val {
 	__u64 major;
 	__u64 minor;
-	__u64 addr_min;
+	__u64 addr_min;		/* 0: no fault on this CPU */
 	__u64 addr_max;
-	__u64 map_end;		/* end of the VMA (exclusive), 0: unknown */
+	char comm[TASK_COMM_LEN];	/* the thread's name at its first fault */
 };
 
 /* Counters kept per CPU (stats map) */
@@ -42,24 +35,19 @@ enum pf_stat {
 	PF_STAT_MAJOR,		/* major faults of the targets the program saw */
 	PF_STAT_MINOR,
 	PF_STAT_DUP,		/* second event of ours for one fault, not counted */
-	PF_STAT_NO_VMA,		/* VMA not looked up (mmap lock busy, ...) */
 	PF_STATS,
 };
 
 /* Records on the ring buffer (announce_rb, shared with the process
  * announcements of bpf/announce.h, whose type differs) */
 enum pf_event_type {
-	PF_EV_NEW_VMA = 0x5646,	/* "VF": a (tgid, VMA start) seen for the first time */
+	PF_EV_NEW_REGION = 0x5646,	/* "VF": a fault in a region not seen before */
 };
 
 struct pf_event {
-	__u32 type;		/* PF_EV_NEW_VMA */
+	__u32 type;		/* PF_EV_NEW_REGION */
 	__u32 tgid;
-	__u64 start;		/* PF_EV_NEW_VMA: the VMA */
-	__u64 end;
-	__u32 kind;		/* enum pf_map_kind */
-	__u32 pad;
-	char name[PF_NAME_LEN];	/* file mappings: the file's base name */
+	__u64 addr;		/* the faulting address */
 };
 
 #endif

@@ -65,7 +65,7 @@ start_wl pf_toucher 300 5000 file
 pf_run "$T/j2f" "$T/e2f" -p "$WL_PID" -j -d 20
 check_range "file: faults" "$(json_func "$T/j2f" faults pf_touch_fresh_pages)" 300 330
 check_eq "file: the mapping is the file's path" \
-	"$(json_func_maps "$T/j2f" faults pf_touch_fresh_pages)" "${TMPDIR:-/tmp}/pf_toucher.data"
+	"$(json_func_maps "$T/j2f" faults pf_touch_fresh_pages)" "${TMPDIR:-/tmp}/pf_toucher.$WL_PID.data"
 
 # 3. Major faults: the file dropped from the page cache, no read-ahead
 start_wl pf_toucher 200 5000 major
@@ -121,20 +121,24 @@ pf_run "$T/p7" "$T/e7" -p "$WL_PID" -d 20 --check
 check_eq "--check exits 1 when faults were recorded" "$PF_RC" 1
 check_grep "--check: the report names the function" 'pf_touch_fresh_pages' "$T/p7"
 
-# 8. -p excludes other processes, with per-thread and per-CPU events
-start_wl pf_toucher 500 5000
-p1=$WL_PID
-start_wl pf_toucher 500 5000
-p2=$WL_PID
-"$PF" -p "$p1" -f -d 20 --per-cpu >"$T/f8" 2>"$T/e8" &
-tp=$!
-for i in $(seq 1 600); do grep -q 'tracing page faults' "$T/e8" && break; sleep 0.05; done
-kill -USR1 "$p1" "$p2"; wait "$tp"; wait_wl
-check_grep "per-cpu: said on stderr" 'per-CPU events' "$T/e8"
-check_range "per-cpu -p: one of two identical processes counted" \
-	"$(folded_sum 'pf_touch_fresh_pages' "$T/f8")" 500 550
-n_other=$(grep -vc "^pf_toucher;" "$T/f8")
-check_eq "per-cpu -p: no other process" "$n_other" 0
+# 8. -p excludes other processes, with per-thread and per-CPU events: two
+#    identical processes fault at the same time, one is counted
+for mode in per-thread per-cpu; do
+	start_wl pf_toucher 500 5000
+	p1=$WL_PID
+	start_wl pf_toucher 500 5000
+	p2=$WL_PID
+	extra=""; said=per-thread
+	[ "$mode" = per-cpu ] && extra=--per-cpu said=per-CPU
+	"$PF" -p "$p1" -f -d 20 $extra >"$T/f8" 2>"$T/e8" &
+	tp=$!
+	for i in $(seq 1 600); do grep -q 'tracing page faults' "$T/e8" && break; sleep 0.05; done
+	kill -USR1 "$p1" "$p2"; wait "$tp"; wait_wl
+	check_grep "$mode: said on stderr" "$said events" "$T/e8"
+	check_range "$mode -p: one of two identical processes counted" \
+		"$(folded_sum 'pf_touch_fresh_pages' "$T/f8")" 500 550
+	check_eq "$mode -p: no other process" "$(grep -vc "^pf_toucher;" "$T/f8")" 0
+done
 
 # 9. -t: one thread; threads created later are followed with -p
 start_wl pf_toucher 300
@@ -145,7 +149,13 @@ pf_run "$T/f9b" "$T/e9b" -p "$WL_PID" -f -d 20
 check_range "-p: a thread created after the start is followed" \
 	"$(folded_sum '^pf_thread;.*pf_touch_fresh_pages' "$T/f9b")" 300 330
 
-# 10. Bad input: exit 2 with a message naming the culprit
+# 10. The raw_tp flavour (for the exec tracepoint) gives the same answer
+start_wl pf_toucher 300
+SUITE_FORCE_RAW_TP=1 pf_run "$T/f10" "$T/e10" -v -p "$WL_PID" -f -d 20
+check_grep "raw_tp flavour was used" 'using raw_tp tracepoints' "$T/e10"
+check_range "raw_tp: the faults" "$(folded_sum 'pf_touch_fresh_pages' "$T/f10")" 300 330
+
+# 11. Bad input: exit 2 with a message naming the culprit
 for args in "-p 12abc" "-p -5" "-p 99999999999" "-p 4194303" "-t 4194303" "-d 0" \
 	"-d abc" "--warmup abc" "--warmup 0" "--warmup 5 -d 3" "-f -j" "--bogus" \
 	"--stack-storage-size 0" "--max-entries 1x" "extra"; do
@@ -158,6 +168,6 @@ check_grep "--warmup not shorter than -d: both named" '--warmup 5 .*-d 3' "$T/rc
 check_rc "-h prints help" 0 "$PF" -h
 check_grep "-h: USAGE and EXAMPLES" 'EXAMPLES' "$T/rc.out"
 
-# 11. Environment: no BTF -> exit 3 naming it
+# 12. Environment: no BTF -> exit 3 naming it
 check_rc "no kernel BTF exits 3" 3 env SUITE_BTF_PATH=/nonexistent "$PF" -d 1
 check_grep "the missing BTF is named" 'BTF' "$T/rc.err"

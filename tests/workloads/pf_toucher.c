@@ -9,7 +9,7 @@
  *   anon  an anonymous mapping (default)
  *   heap  the heap, grown with sbrk
  *   file  a private writable mapping of a file in the page cache
- *         (named pf_toucher.data, in $TMPDIR or /tmp): minor faults
+ *         (pf_toucher.PID.data in $TMPDIR or /tmp, removed at exit): minor faults
  *   major the same file dropped from the page cache first, read at random
  *         (no read-ahead): one major fault per page
  *   read  an anonymous mapping filled by read(2) from that file: the
@@ -84,7 +84,8 @@ static char *file_region(long pages, int drop, int keep_fd)
 	char *p;
 	int fd;
 
-	snprintf(file_path, sizeof(file_path), "%s/pf_toucher.data", dir && *dir ? dir : "/tmp");
+	snprintf(file_path, sizeof(file_path), "%s/pf_toucher.%d.data", dir && *dir ? dir : "/tmp",
+		 getpid());
 	fd = open(file_path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0) {
 		perror(file_path);

@@ -77,6 +77,18 @@ void losses_read(struct bpf_map *losses, __u64 out[LOSS_KINDS])
 	free(vals);
 }
 
+__u64 percpu_u64_sum(struct bpf_map *m, __u32 key)
+{
+	int n = ncpus_possible();
+	__u64 *vals = calloc(n, sizeof(__u64)), sum = 0;
+
+	if (vals && !bpf_map__lookup_elem(m, &key, sizeof(key), vals, n * sizeof(__u64), 0))
+		for (int c = 0; c < n; c++)
+			sum += vals[c];
+	free(vals);
+	return sum;
+}
+
 static const char *const loss_names[LOSS_KINDS] = {
 	[LOSS_STACK_COLLISION] = "stack_collision",
 	[LOSS_STACK_FULL] = "stack_map_full",

@@ -21,6 +21,9 @@ int filter_fill(struct bpf_map *tgids, struct bpf_map *tids,
 /* Add one more tgid to the filter while tracing (followed children) */
 int filter_add_tgid(struct bpf_map *tgids, __u32 tgid);
 
+/* Sum over the CPUs of a per-CPU array's __u64 value at key (0 if
+ * unreadable) */
+__u64 percpu_u64_sum(struct bpf_map *m, __u32 key);
 /* Sum of the per-CPU loss counters */
 void losses_read(struct bpf_map *losses, __u64 out[LOSS_KINDS]);
 /* Prints one stderr line per non-zero counter, with the option that

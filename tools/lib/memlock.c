@@ -28,19 +28,29 @@ static bool vmflags_special(const char *flags)
 	return false;
 }
 
-bool memlock_read(uint32_t pid, struct memlock *m)
+bool memlock_read_status(uint32_t pid, struct memlock *m)
 {
-	char path[64], buf[8192], *line = NULL;
-	bool gate = false;
-	size_t len = 0;
-	FILE *f;
+	char path[64], buf[8192];
 
-	memset(m, 0, sizeof(*m));
 	snprintf(path, sizeof(path), "/proc/%u/status", pid);
 	if (read_small_file(path, buf, sizeof(buf)) <= 0 || !strstr(buf, "VmRSS:"))
 		return false;
 	m->vmlck_kb = status_kb(buf, "VmLck:");
 	m->vmrss_kb = status_kb(buf, "VmRSS:");
+	m->at_ns = now_ns();
+	return true;
+}
+
+bool memlock_read(uint32_t pid, struct memlock *m)
+{
+	char path[64], *line = NULL;
+	bool gate = false;
+	size_t len = 0;
+	FILE *f;
+
+	memset(m, 0, sizeof(*m));
+	if (!memlock_read_status(pid, m))
+		return false;
 	snprintf(path, sizeof(path), "/proc/%u/smaps", pid);
 	f = fopen(path, "re");
 	if (!f)
@@ -62,7 +72,6 @@ bool memlock_read(uint32_t pid, struct memlock *m)
 	free(line);
 	fclose(f);
 	m->valid = true;
-	m->at_ns = now_ns();
 	return true;
 }
 

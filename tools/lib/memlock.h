@@ -20,6 +20,9 @@ struct memlock {
 
 /* false when the process is gone or /proc cannot be read */
 bool memlock_read(uint32_t pid, struct memlock *m);
+/* VmLck and VmRSS only (no page-table walk, cheap enough to poll); the
+ * mapping counts are left as they were */
+bool memlock_read_status(uint32_t pid, struct memlock *m);
 /* "memory is not locked", "mlockall appears to be in effect", or
  * "part of the memory is locked (mlock), mlockall is not in effect" */
 const char *memlock_verdict(const struct memlock *m);

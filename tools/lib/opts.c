@@ -384,6 +384,20 @@ void common_opts_finish(struct common_opts *o)
 		die_usage("-f/--folded and -j/--json exclude each other");
 }
 
+void common_opts_target(const struct common_opts *o, char *buf, size_t size)
+{
+	char p[200] = "", t[200] = "";
+
+	if (!o->pids.n && !o->tids.n) {
+		snprintf(buf, size, "all threads");
+		return;
+	}
+	id_list_str(&o->pids, p, sizeof(p));
+	id_list_str(&o->tids, t, sizeof(t));
+	snprintf(buf, size, "%s%s%s%s%s", *p ? "pid " : "", p, *p && *t ? ", " : "",
+		 *t ? "tid " : "", t);
+}
+
 void suite_print_version(FILE *f, struct argp_state *state)
 {
 	fprintf(f, "%s %s (latency-tools suite)\n", tool_name, SUITE_VERSION);

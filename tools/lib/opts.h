@@ -96,6 +96,9 @@ error_t common_parse_opt(int key, char *arg, struct argp_state *state,
 			 struct common_opts *o);
 /* Checks shared by every tool once all options are in (e.g. -f with -j) */
 void common_opts_finish(struct common_opts *o);
+/* Who is traced, for messages: "pid 1,2", "tid 3", "pid 1, tid 3" or
+ * "all threads" */
+void common_opts_target(const struct common_opts *o, char *buf, size_t size);
 
 /* argp's --version */
 void suite_print_version(FILE *f, struct argp_state *state);

@@ -3,8 +3,10 @@
 #include "common.h"
 #include "opts.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
@@ -129,6 +131,29 @@ uint64_t perfev_count(const struct perfev_set *s, int tag)
 size_t perfev_size(const struct perfev_set *s)
 {
 	return s ? s->n : 0;
+}
+
+int perfev_list_threads(uint32_t pid, const struct id_list *skip,
+			struct id_list *out)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%u/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		char *end;
+		unsigned long tid = strtoul(d->d_name, &end, 10);
+
+		if (*end || !tid || tid > UINT32_MAX || id_list_has(skip, (uint32_t)tid))
+			continue;
+		id_list_add(out, (uint32_t)tid);
+	}
+	closedir(dir);
+	return 0;
 }
 
 uint64_t perfev_fd_room(void)

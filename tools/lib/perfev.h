@@ -37,6 +37,12 @@ void perfev_disable(struct perfev_set *s);
 uint64_t perfev_count(const struct perfev_set *s, int tag);
 size_t perfev_size(const struct perfev_set *s);
 
+struct id_list;
+/* Add to out the threads of process pid (from /proc/PID/task) that are
+ * not in skip; -1 if the process is gone */
+int perfev_list_threads(uint32_t pid, const struct id_list *skip,
+			struct id_list *out);
+
 /* Raise the soft RLIMIT_NOFILE to the hard one; returns the limit now */
 uint64_t perfev_fd_room(void);
 

@@ -7,35 +7,42 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* open addressing on (pid, start) */
+/* One process: its mappings sorted by start, never overlapping */
+struct pid_vmas {
+	uint32_t pid;		/* 0: free slot */
+	struct vma_ent *e;
+	size_t n;
+};
+
+/* open addressing on pid */
 struct vmas {
-	struct vma_ent *t;
+	struct pid_vmas *p;
 	size_t cap, n;
 };
 
-static uint64_t mix(uint32_t pid, uint64_t start)
+static void *xrealloc(void *p, size_t size)
 {
-	uint64_t x = start ^ ((uint64_t)pid << 44) ^ pid;
-
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static void oom(void)
-{
-	msg_warn("out of memory");
-	exit(EXIT_UNSUPPORTED);
+	p = realloc(p, size ? size : 1);
+	if (!p) {
+		msg_warn("out of memory");
+		exit(EXIT_UNSUPPORTED);
+	}
+	return p;
 }
 
 struct vmas *vmas_new(void)
 {
-	struct vmas *v = calloc(1, sizeof(*v));
+	struct vmas *v = xrealloc(NULL, sizeof(*v));
 
-	if (!v)
-		oom();
+	memset(v, 0, sizeof(*v));
 	return v;
+}
+
+static void free_ents(struct vma_ent *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free((char *)e[i].name);
+	free(e);
 }
 
 void vmas_free(struct vmas *v)
@@ -43,69 +50,53 @@ void vmas_free(struct vmas *v)
 	if (!v)
 		return;
 	for (size_t i = 0; i < v->cap; i++)
-		free((char *)v->t[i].name);
-	free(v->t);
+		free_ents(v->p[i].e, v->p[i].n);
+	free(v->p);
 	free(v);
 }
 
-static struct vma_ent *slot(struct vma_ent *t, size_t cap, uint32_t pid,
-			    uint64_t start)
+static struct pid_vmas *slot(struct pid_vmas *t, size_t cap, uint32_t pid)
 {
-	size_t i = mix(pid, start) & (cap - 1);
+	size_t i = (pid * 0x9e3779b1u) & (cap - 1);
 
-	while (t[i].name && !(t[i].pid == pid && t[i].start == start))
+	while (t[i].pid && t[i].pid != pid)
 		i = (i + 1) & (cap - 1);
 	return &t[i];
 }
 
-static void grow(struct vmas *v)
+static struct pid_vmas *pid_slot(struct vmas *v, uint32_t pid)
 {
-	size_t cap = v->cap ? v->cap * 2 : 1024;
-	struct vma_ent *t = calloc(cap, sizeof(*t));
+	struct pid_vmas *p;
 
-	if (!t)
-		oom();
-	for (size_t i = 0; i < v->cap; i++)
-		if (v->t[i].name)
-			*slot(t, cap, v->t[i].pid, v->t[i].start) = v->t[i];
-	free(v->t);
-	v->t = t;
-	v->cap = cap;
-}
+	if (2 * (v->n + 1) > v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 64;
+		struct pid_vmas *t = xrealloc(NULL, cap * sizeof(*t));
 
-static void put(struct vmas *v, uint32_t pid, uint64_t start, uint64_t end,
-		const char *name, bool replace)
-{
-	struct vma_ent *e;
-	char *dup;
-
-	if (2 * (v->n + 1) > v->cap)
-		grow(v);
-	e = slot(v->t, v->cap, pid, start);
-	if (e->name && !replace)
-		return;
-	if (e->name && e->end == end && !strcmp(e->name, name))
-		return;
-	dup = strdup(name);
-	if (!dup)
-		oom();
-	if (e->name)
-		free((char *)e->name);
-	else
+		memset(t, 0, cap * sizeof(*t));
+		for (size_t i = 0; i < v->cap; i++)
+			if (v->p[i].pid)
+				*slot(t, cap, v->p[i].pid) = v->p[i];
+		free(v->p);
+		v->p = t;
+		v->cap = cap;
+	}
+	p = slot(v->p, v->cap, pid);
+	if (!p->pid) {
+		p->pid = pid;
 		v->n++;
-	*e = (struct vma_ent){ .pid = pid, .start = start, .end = end, .name = dup };
+	}
+	return p;
 }
 
 int vmas_parse_line(char *line, uint64_t *start, uint64_t *end,
 		    const char **name)
 {
 	char *p = line, *nl;
-	int field;
 
 	if (sscanf(line, "%" SCNx64 "-%" SCNx64, start, end) != 2 || *end <= *start)
 		return -1;
 	/* address perms offset dev inode, then the name after spaces */
-	for (field = 0; field < 5; field++) {
+	for (int field = 0; field < 5; field++) {
 		while (*p == ' ')
 			p++;
 		if (!*p)
@@ -122,8 +113,63 @@ int vmas_parse_line(char *line, uint64_t *start, uint64_t *end,
 	return 0;
 }
 
+static int ent_cmp(const void *a, const void *b)
+{
+	const struct vma_ent *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void push(struct vma_ent **e, size_t *n, size_t *cap, uint64_t start,
+		 uint64_t end, const char *name)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*e = xrealloc(*e, *cap * sizeof(**e));
+	}
+	(*e)[*n].start = start;
+	(*e)[*n].end = end;
+	(*e)[*n].name = strdup(name);
+	if (!(*e)[*n].name) {
+		msg_warn("out of memory");
+		exit(EXIT_UNSUPPORTED);
+	}
+	(*n)++;
+}
+
+/* The parts of old that none of the first nf (sorted) entries of *e
+ * covers are appended to *e (which may move) */
+static void keep_uncovered(const struct vma_ent *old, size_t nf,
+			   struct vma_ent **e, size_t *n, size_t *cap)
+{
+	uint64_t cur = old->start;
+	size_t lo = 0, hi = nf;
+
+	while (lo < hi) {	/* first entry ending after old->start */
+		size_t mid = (lo + hi) / 2;
+
+		if ((*e)[mid].end <= old->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < nf && (*e)[i].start < old->end; i++) {
+		uint64_t fs = (*e)[i].start, fe = (*e)[i].end;
+
+		if (fs > cur)
+			push(e, n, cap, cur, fs, old->name);
+		if (fe > cur)
+			cur = fe;
+	}
+	if (cur < old->end)
+		push(e, n, cap, cur, old->end, old->name);
+}
+
 int vmas_capture(struct vmas *v, uint32_t pid)
 {
+	struct vma_ent *e = NULL;
+	size_t n = 0, cap = 0, fresh;
+	struct pid_vmas *p;
 	char path[64], *line = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -137,38 +183,42 @@ int vmas_capture(struct vmas *v, uint32_t pid)
 		const char *name;
 
 		if (!vmas_parse_line(line, &start, &end, &name))
-			put(v, pid, start, end, name, true);
+			push(&e, &n, &cap, start, end, name);
 	}
 	free(line);
 	fclose(f);
+	qsort(e, n, sizeof(*e), ent_cmp);	/* sorted already, normally */
+
+	/* what was seen before, where nothing is mapped now, keeps its name */
+	p = pid_slot(v, pid);
+	fresh = n;
+	for (size_t i = 0; i < p->n; i++)
+		keep_uncovered(&p->e[i], fresh, &e, &n, &cap);
+	free_ents(p->e, p->n);
+	qsort(e, n, sizeof(*e), ent_cmp);
+	p->e = e;
+	p->n = n;
 	return 0;
 }
 
-void vmas_add(struct vmas *v, uint32_t pid, uint64_t start, uint64_t end,
-	      const char *name)
+const struct vma_ent *vmas_find(const struct vmas *v, uint32_t pid, uint64_t addr)
 {
-	put(v, pid, start, end, name, false);
-}
-
-const struct vma_ent *vmas_by_start(const struct vmas *v, uint32_t pid,
-				    uint64_t start)
-{
-	const struct vma_ent *e;
+	const struct pid_vmas *p;
+	size_t lo = 0, hi;
 
 	if (!v->cap)
 		return NULL;
-	e = slot(v->t, v->cap, pid, start);
-	return e->name ? e : NULL;
-}
+	p = slot(v->p, v->cap, pid);
+	if (!p->pid)
+		return NULL;
+	hi = p->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
 
-const struct vma_ent *vmas_by_addr(const struct vmas *v, uint32_t pid,
-				   uint64_t addr)
-{
-	for (size_t i = 0; i < v->cap; i++) {
-		const struct vma_ent *e = &v->t[i];
-
-		if (e->name && e->pid == pid && e->start <= addr && addr < e->end)
-			return e;
+		if (p->e[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return NULL;
+	return lo < p->n && p->e[lo].start <= addr ? &p->e[lo] : NULL;
 }

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* Names of the memory mappings of processes ("[heap]", "[stack]",
  * "[anon]", a file path...), captured from /proc/PID/maps while the
- * process lives, so that addresses can be named after it exits. */
+ * process lives, so that addresses can be named after it exits.
+ *
+ * Each capture replaces what was known of the process where they overlap
+ * and keeps the older mappings that no longer exist (an address is named
+ * after the last mapping seen there). */
 #ifndef SUITE_VMAS_H
 #define SUITE_VMAS_H
 
@@ -9,7 +13,6 @@
 #include <stdint.h>
 
 struct vma_ent {
-	uint32_t pid;
 	uint64_t start, end;	/* [start, end) */
 	const char *name;
 };
@@ -18,18 +21,10 @@ struct vmas;
 
 struct vmas *vmas_new(void);
 void vmas_free(struct vmas *v);
-/* Read /proc/PID/maps now; every mapping is remembered (a newer one with
- * the same start replaces the older).  0, or -1 when it cannot be read. */
+/* Read /proc/PID/maps now.  0, or -1 when it cannot be read. */
 int vmas_capture(struct vmas *v, uint32_t pid);
-/* Remember one mapping unless one with the same start is known */
-void vmas_add(struct vmas *v, uint32_t pid, uint64_t start, uint64_t end,
-	      const char *name);
-/* The mapping of pid starting at start, or NULL */
-const struct vma_ent *vmas_by_start(const struct vmas *v, uint32_t pid,
-				    uint64_t start);
 /* The mapping of pid holding addr, or NULL */
-const struct vma_ent *vmas_by_addr(const struct vmas *v, uint32_t pid,
-				   uint64_t addr);
+const struct vma_ent *vmas_find(const struct vmas *v, uint32_t pid, uint64_t addr);
 
 /* Parse one /proc/PID/maps line: 0, or -1 if it is not one.  name points
  * into line ("[anon]" for a mapping without a name). */
