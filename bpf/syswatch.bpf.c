@@ -114,7 +114,7 @@ static __always_inline long regs_nr(struct pt_regs *regs)
 #if defined(__TARGET_ARCH_x86)
 	return BPF_CORE_READ(regs, orig_ax);
 #elif defined(__TARGET_ARCH_arm64)
-	return BPF_CORE_READ((struct user_pt_regs *)regs, syscallno);
+	return BPF_CORE_READ(regs, syscallno);
 #else
 	return -1;
 #endif

@@ -2,7 +2,6 @@
 /* syswatch: which system calls a process or thread makes, how long each
  * kind takes, and (--check) the proof that a hot thread makes none. */
 #include <argp.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
@@ -19,9 +18,12 @@
 #include "run.h"
 #include "json.h"
 #include "histogram.h"
+#include "table.h"
 #include "stacks.h"
 #include "bpfutil.h"
 #include "syscalls.h"
+#include "taskstate.h"
+#include "perfev.h"
 #include "syswatch.h"
 #include "syswatch.skel.h"
 
@@ -58,12 +60,12 @@ static const char doc[] =
 "\n"
 "EXAMPLES:\n"
 "    syswatch -d 5                     # every process but syswatch, 5 seconds\n"
-"    syswatch -p 1 -d 5                # process 1 (every thread)\n"
+"    syswatch -p 1 -d 5                # process 1 (all its threads)\n"
 "    syswatch -p 1 --per-thread -d 5   # process 1, thread by thread\n"
 "    syswatch -t 1 --check -d 10       # exit 1 if thread 1 makes any syscall\n"
-"    syswatch -p 1 --syscall read,write,getppid -d 5   # only these syscalls\n"
+"    syswatch -p 1 --syscall read,write -d 5   # only these syscalls\n"
 "    syswatch -p 1 --errors -d 5       # only the calls that failed\n"
-"    syswatch -p 1 --slower-than 10000 -d 5   # also stream calls over 10 ms\n"
+"    syswatch -p 1 --slower-than 10000 -d 5    # also stream calls over 10 ms\n"
 "    syswatch -p 1 -j -d 5             # JSON\n";
 
 static const struct argp_option options[] = {
@@ -82,6 +84,7 @@ static const struct argp_option options[] = {
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0, "Room for N (thread, syscall) entries "
 	  "and N (syscall, errno) pairs (default 10240)", 0 },
 	OPTS_VERBOSE,
+	OPTS_HELP_SHORT,
 	{},
 };
 
@@ -171,6 +174,8 @@ struct row {
 	size_t nerr;
 };
 
+/* A target thread at the stop: first the syscall /proc says it is in
+ * (-1: none, or running), then the call in progress */
 struct inprog {
 	__u32 tid, pid;
 	char comm[TASK_COMM_LEN];
@@ -179,35 +184,53 @@ struct inprog {
 	bool before_start;	/* in it since before tracing began */
 };
 
-/* A thread seen at the stop, and the syscall /proc says it is in */
-struct snap {
-	__u32 tid, pid;
-	long nr;		/* -1: not in a syscall or running */
-	char comm[TASK_COMM_LEN];
-};
-
 struct collected {
 	struct row *rows;		/* per syscall */
-	size_t n;
+	size_t n, cap;
+	size_t sys_idx[SW_MAX_SYSCALLS];	/* nr -> index + 1 in rows */
 	struct row *trows;		/* per thread and syscall */
-	size_t tn;
-	struct inprog *ip;
-	size_t ipn;
-	struct snap *snaps;
-	size_t sn, scap;
+	size_t tn, tcap;
+	struct inprog *ip;		/* threads seen, then calls in progress */
+	size_t ipn, ipcap;
 	__u64 calls, early, noreturn, misc_range;
 };
 
-static struct row *row_get(struct row **rows, size_t *n, __u32 tid, long nr)
+static struct row *row_new(struct row **rows, size_t *n, size_t *cap, __u32 tid,
+			   long nr)
 {
-	for (size_t i = 0; i < *n; i++)
-		if ((*rows)[i].tid == tid && (*rows)[i].nr == nr)
-			return &(*rows)[i];
-	*rows = xrealloc(*rows, (*n + 1) * sizeof(**rows));
-	memset(&(*rows)[*n], 0, sizeof(**rows));
-	(*rows)[*n].tid = tid;
-	(*rows)[*n].nr = nr;
-	return &(*rows)[(*n)++];
+	struct row *r;
+
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*rows = xrealloc(*rows, *cap * sizeof(**rows));
+	}
+	r = &(*rows)[(*n)++];
+	memset(r, 0, sizeof(*r));
+	r->tid = tid;
+	r->nr = nr;
+	return r;
+}
+
+/* The per-syscall row of nr, made on first use; NULL out of range (the
+ * BPF side records no such number) */
+static struct row *sys_row(struct collected *c, long nr)
+{
+	if (nr < 0 || nr >= SW_MAX_SYSCALLS)
+		return NULL;
+	if (!c->sys_idx[nr]) {
+		row_new(&c->rows, &c->n, &c->cap, 0, nr);
+		c->sys_idx[nr] = c->n;
+	}
+	return &c->rows[c->sys_idx[nr] - 1];
+}
+
+static int tkey_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
 }
 
 static void val_merge(struct sw_val *dst, const struct sw_val *src)
@@ -248,8 +271,8 @@ static int collect_percpu(struct syswatch_bpf *skel, struct collected *c)
 			break;
 		for (int i = 0; i < ncpu; i++)
 			val_merge(&sum, &vals[i]);
-		if (sum.h.count || sum.early || sum.noreturn)
-			row_get(&c->rows, &c->n, 0, nr)->v = sum;
+		if ((sum.h.count || sum.early || sum.noreturn) && sys_row(c, nr))
+			sys_row(c, nr)->v = sum;
 	}
 	free(vals);
 	return err;
@@ -264,13 +287,16 @@ static int collect_threads(struct syswatch_bpf *skel, struct collected *c)
 
 	while (!(err = bpf_map_get_next_key(fd, prev, &next))) {
 		if (!bpf_map_lookup_elem(fd, &next, &tv)) {
-			struct row *r = row_get(&c->trows, &c->tn, next.tid, next.nr);
+			struct row *r = row_new(&c->trows, &c->tn, &c->tcap, next.tid,
+						next.nr), *sr;
 
 			r->pid = tv.pid;
 			memcpy(r->comm, tv.comm, sizeof(r->comm));
 			r->comm[TASK_COMM_LEN - 1] = 0;
 			r->v = tv.v;
-			val_merge(&row_get(&c->rows, &c->n, 0, next.nr)->v, &tv.v);
+			sr = sys_row(c, next.nr);
+			if (sr)
+				val_merge(&sr->v, &tv.v);
 		}
 		k = next;
 		prev = &k;
@@ -285,12 +311,20 @@ static int collect_errnos(struct syswatch_bpf *skel, struct collected *c)
 	__u64 count;
 	int err;
 
+	/* thread rows by (tid, nr) for the lookups */
+	if (c->tn)
+		qsort(c->trows, c->tn, sizeof(*c->trows), tkey_cmp);
 	while (!(err = bpf_map_get_next_key(fd, prev, &next))) {
 		if (!bpf_map_lookup_elem(fd, &next, &count)) {
-			err_add(row_get(&c->rows, &c->n, 0, next.nr), next.err, count);
-			if (env.per_thread)
-				err_add(row_get(&c->trows, &c->tn, next.tid, next.nr),
-					next.err, count);
+			struct row want = { .tid = next.tid, .nr = next.nr }, *r;
+
+			r = sys_row(c, next.nr);
+			if (r)
+				err_add(r, next.err, count);
+			r = c->tn ? bsearch(&want, c->trows, c->tn, sizeof(*c->trows),
+					    tkey_cmp) : NULL;
+			if (env.per_thread && r)
+				err_add(r, next.err, count);
 		}
 		k = next;
 		prev = &k;
@@ -300,68 +334,33 @@ static int collect_errnos(struct syswatch_bpf *skel, struct collected *c)
 
 /* ---- calls in progress at the stop ---- */
 
-#define PF_KTHREAD 0x00200000
-
-/* Kernel threads have a /proc/TID/syscall too, all zeros */
-static bool is_kthread(__u32 pid, __u32 tid)
-{
-	char path[96], buf[1024], *p;
-	unsigned long flags = 0;
-
-	snprintf(path, sizeof(path), "/proc/%u/task/%u/stat", pid, tid);
-	if (read_small_file(path, buf, sizeof(buf)) <= 0)
-		return true;	/* gone: nothing to report */
-	p = strrchr(buf, ')');
-	/* after the comm: state ppid pgrp session tty_nr tpgid flags */
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
-		return false;
-	return flags & PF_KTHREAD;
-}
-
 static void snap_thread(struct collected *c, __u32 pid, __u32 tid)
 {
-	char path[96], buf[512];
-	struct snap *s;
+	long nr = task_syscall_now(pid, tid);
+	struct inprog *s;
 
-	if (pid == (__u32)getpid() || is_kthread(pid, tid))
+	if (nr == -2 || pid == (__u32)getpid())
 		return;
-	snprintf(path, sizeof(path), "/proc/%u/task/%u/syscall", pid, tid);
-	if (read_small_file(path, buf, sizeof(buf)) <= 0)
-		return;		/* gone, or a kernel thread */
-	if (c->sn == c->scap) {
-		c->scap = c->scap ? 2 * c->scap : 64;
-		c->snaps = xrealloc(c->snaps, c->scap * sizeof(*c->snaps));
+	if (c->ipn == c->ipcap) {
+		c->ipcap = c->ipcap ? 2 * c->ipcap : 64;
+		c->ip = xrealloc(c->ip, c->ipcap * sizeof(*c->ip));
 	}
-	s = &c->snaps[c->sn++];
+	s = &c->ip[c->ipn++];
+	memset(s, 0, sizeof(*s));
 	s->tid = tid;
 	s->pid = pid;
-	/* "running", "-1 sp pc" (not in a syscall) or "NR args... sp pc" */
-	s->nr = (buf[0] >= '0' && buf[0] <= '9') ? strtol(buf, NULL, 10) : -1;
+	s->nr = nr;
 	task_comm(tid, s->comm, sizeof(s->comm));
-}
-
-static void snap_process(struct collected *c, __u32 pid)
-{
-	char path[64];
-	struct dirent *d;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/proc/%u/task", pid);
-	dir = opendir(path);
-	if (!dir)
-		return;
-	while ((d = readdir(dir)))
-		if (d->d_name[0] >= '0' && d->d_name[0] <= '9')
-			snap_thread(c, pid, (__u32)strtoul(d->d_name, NULL, 10));
-	closedir(dir);
 }
 
 /* While still tracing: which target threads sit in a syscall */
 static void snap_targets(struct collected *c)
 {
+	struct id_list pids = { 0 }, tids = { 0 }, none = { 0 };
+
 	if (env.c.tids.n || env.c.pids.n) {
 		for (size_t i = 0; i < env.c.pids.n; i++)
-			snap_process(c, env.c.pids.ids[i]);
+			id_list_add(&pids, env.c.pids.ids[i]);
 		for (size_t i = 0; i < env.c.tids.n; i++) {
 			__u32 tid = env.c.tids.ids[i], pid = tid_tgid(tid);
 
@@ -369,16 +368,16 @@ static void snap_targets(struct collected *c)
 				snap_thread(c, pid, tid);
 		}
 	} else {
-		DIR *dir = opendir("/proc");
-		struct dirent *d;
-
-		if (!dir)
-			return;
-		while ((d = readdir(dir)))
-			if (d->d_name[0] >= '0' && d->d_name[0] <= '9')
-				snap_process(c, (__u32)strtoul(d->d_name, NULL, 10));
-		closedir(dir);
+		proc_pids(&pids);
 	}
+	for (size_t i = 0; i < pids.n; i++) {
+		tids.n = 0;
+		perfev_list_threads(pids.ids[i], &none, &tids);
+		for (size_t k = 0; k < tids.n; k++)
+			snap_thread(c, pids.ids[i], tids.ids[k]);
+	}
+	id_list_free(&pids);
+	id_list_free(&tids);
 }
 
 /* The thread's in-flight record, looked up by pidfd; 0 if there is one */
@@ -402,29 +401,27 @@ static int inflight_of(int map_fd, __u32 tid, __u32 pid, struct sw_inflight *s)
 static void collect_in_progress(struct syswatch_bpf *skel, struct collected *c)
 {
 	int fd = bpf_map__fd(skel->maps.inflight);
+	size_t n = 0;
 
-	for (size_t i = 0; i < c->sn; i++) {
-		const struct snap *sn = &c->snaps[i];
+	for (size_t i = 0; i < c->ipn; i++) {
+		struct inprog ip = c->ip[i];
 		struct sw_inflight s;
-		struct inprog ip = { .tid = sn->tid, .pid = sn->pid };
-		int err = inflight_of(fd, sn->tid, sn->pid, &s);
+		int err = inflight_of(fd, ip.tid, ip.pid, &s);
 
-		memcpy(ip.comm, sn->comm, sizeof(ip.comm));
 		if (!err && s.ts) {
 			if (s.ts >= run_end_ns)
 				continue;	/* entered after the stop */
 			ip.nr = s.nr;
 			ip.elapsed_ns = run_end_ns - s.ts;
-		} else if (err == -ENOENT && sn->nr >= 0 && nr_wanted(sn->nr)) {
-			ip.nr = sn->nr;
+		} else if (err == -ENOENT && ip.nr >= 0 && nr_wanted(ip.nr)) {
 			ip.elapsed_ns = run_end_ns - run_start_ns;
 			ip.before_start = true;
 		} else {
 			continue;
 		}
-		c->ip = xrealloc(c->ip, (c->ipn + 1) * sizeof(*c->ip));
-		c->ip[c->ipn++] = ip;
+		c->ip[n++] = ip;
 	}
+	c->ipn = n;
 }
 
 /* ---- output ---- */
@@ -462,44 +459,55 @@ static int inprog_cmp(const void *a, const void *b)
 
 static void sort_rows(struct row *rows, size_t n)
 {
+	if (!n)
+		return;
 	qsort(rows, n, sizeof(*rows), row_cmp);
 	for (size_t i = 0; i < n; i++)
-		qsort(rows[i].errs, rows[i].nerr, sizeof(*rows[i].errs), errcnt_cmp);
+		if (rows[i].nerr)
+			qsort(rows[i].errs, rows[i].nerr, sizeof(*rows[i].errs),
+			      errcnt_cmp);
 }
 
 #define TOP_ERRNOS 3
 
 static void print_table(const struct row *rows, size_t n, const char *indent)
 {
-	char nb[64], a[5][24];
+	static const char *const hdr[] = { "SYSCALL", "COUNT", "ERRORS", "TOTAL", "AVG",
+		"P50", "P99", "P99.9", "MAX", "TOP ERRNOS" };
+	struct table *t = table_new(10, hdr, "lrrrrrrrrl");
+	const double pct[] = { 0.50, 0.99, 0.999 };
+	char b[40], errs[200];
+	bool any = false;
 
-	printf("%s%-20s %10s %8s %10s %9s %9s %9s %9s %9s  %s\n", indent, "SYSCALL",
-	       "COUNT", "ERRORS", "TOTAL", "AVG", "P50", "P99", "P99.9", "MAX",
-	       "TOP ERRNOS");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
 		const struct hist *h = &r->v.h;
-		char eb[24];
+		size_t off = 0;
 
 		if (!h->count)
 			continue;
-		fmt_ns(a[0], sizeof(a[0]), h->sum);
-		fmt_ns(a[1], sizeof(a[1]), h->sum / h->count);
-		fmt_ns(a[2], sizeof(a[2]), hist_percentile(h, 0.50));
-		fmt_ns(a[3], sizeof(a[3]), hist_percentile(h, 0.99));
-		fmt_ns(a[4], sizeof(a[4]), hist_percentile(h, 0.999));
-		fmt_ns(nb, sizeof(nb), h->max);
-		printf("%s%-20s %10llu %8llu %10s %9s %9s %9s %9s %9s", indent,
-		       syscall_name_fmt(r->nr, (char[40]){ 0 }, 40),
-		       (unsigned long long)h->count, (unsigned long long)r->v.errors,
-		       a[0], a[1], a[2], a[3], a[4], nb);
-		for (size_t k = 0; k < r->nerr && k < TOP_ERRNOS; k++)
-			printf("%s%s:%llu", k ? " " : "  ", errno_name(r->errs[k].err, eb, sizeof(eb)),
-			       (unsigned long long)r->errs[k].count);
-		if (r->nerr > TOP_ERRNOS)
-			printf(" +%zu more", r->nerr - TOP_ERRNOS);
-		printf("\n");
+		any = true;
+		table_cell(t, "%s", syscall_name_fmt(r->nr, b, sizeof(b)));
+		table_cell(t, "%llu", (unsigned long long)h->count);
+		table_cell(t, "%llu", (unsigned long long)r->v.errors);
+		table_cell(t, "%s", (fmt_ns(b, sizeof(b), h->sum), b));
+		table_cell(t, "%s", (fmt_ns(b, sizeof(b), h->sum / h->count), b));
+		for (int k = 0; k < 3; k++)
+			table_cell(t, "%s", (fmt_ns(b, sizeof(b), hist_percentile(h, pct[k])), b));
+		table_cell(t, "%s", (fmt_ns(b, sizeof(b), h->max), b));
+		errs[0] = 0;
+		for (size_t k = 0; k < r->nerr && k < TOP_ERRNOS && off < sizeof(errs); k++)
+			off += snprintf(errs + off, sizeof(errs) - off, "%s%s:%llu", k ? " " : "",
+					errno_name(r->errs[k].err, b, sizeof(b)),
+					(unsigned long long)r->errs[k].count);
+		if (r->nerr > TOP_ERRNOS && off < sizeof(errs))
+			snprintf(errs + off, sizeof(errs) - off, " +%zu more",
+				 r->nerr - TOP_ERRNOS);
+		table_cell(t, "%s", errs);
 	}
+	if (any)
+		table_print(t, stdout, indent);
+	table_free(t);
 }
 
 /* Calls with no latency: "what: name:count ..." for a field of sw_val */
@@ -549,28 +557,30 @@ static void print_hists(const struct row *rows, size_t n, const char *indent)
 
 static void print_in_progress(const struct collected *c)
 {
-	char nb[40], eb[24];
+	static const char *const hdr[] = { "TID", "PID", "COMM", "SYSCALL", "ELAPSED" };
+	struct table *t;
+	bool before = false;
+	char b[40];
 
 	if (!c->ipn)
 		return;
-	printf("\nIn progress when tracing stopped:\n");
-	printf("%-8s %-8s %-16s %-20s %s\n", "TID", "PID", "COMM", "SYSCALL", "ELAPSED");
+	t = table_new(5, hdr, "rrlll");
 	for (size_t i = 0; i < c->ipn; i++) {
 		const struct inprog *ip = &c->ip[i];
 
-		fmt_ns(eb, sizeof(eb), ip->elapsed_ns);
-		printf("%-8u %-8u %-16s %-20s %s%s\n", ip->tid, ip->pid, ip->comm,
-		       syscall_name_fmt(ip->nr, nb, sizeof(nb)),
-		       ip->before_start ? ">= " : "", eb);
-		if (ferror(stdout))
-			return;
+		table_cell(t, "%u", ip->tid);
+		table_cell(t, "%u", ip->pid);
+		table_cell(t, "%s", ip->comm);
+		table_cell(t, "%s", syscall_name_fmt(ip->nr, b, sizeof(b)));
+		fmt_ns(b, sizeof(b), ip->elapsed_ns);
+		table_cell(t, "%s%s", ip->before_start ? ">= " : "", b);
+		before |= ip->before_start;
 	}
-	for (size_t i = 0; i < c->ipn; i++) {
-		if (c->ip[i].before_start) {
-			printf("(\">=\": in the call since before tracing began)\n");
-			break;
-		}
-	}
+	printf("\nIn progress when tracing stopped:\n");
+	table_print(t, stdout, "");
+	table_free(t);
+	if (before)
+		printf("(\">=\": in the call since before tracing began)\n");
 }
 
 static void print_plain(const struct collected *c)
@@ -643,13 +653,19 @@ struct ctx {
 	struct stacksym *sym;
 	__u64 wall_offset;	/* realtime - monotonic */
 	struct slow *slow;
-	size_t nslow;
+	size_t nslow, slow_cap;
+	unsigned batch;		/* events taken in this poll */
+	bool draining;		/* after the stop: take every event left */
 	__u64 nslow_all;
 	bool header_done;
 	struct id_list cached;	/* pids whose maps the symbolizer holds */
 };
 
 #define MAX_JSON_SLOW 100000
+/* Events taken in one poll at most, so that a steady stream cannot keep
+ * the run loop from its deadline and signals */
+#define POLL_BATCH 512
+#define BATCH_FULL (-EAGAIN)
 
 static void json_stack(struct json *j, struct stacksym *sym, const struct sw_event *e)
 {
@@ -790,19 +806,21 @@ static int on_event(void *vctx, void *data, size_t size)
 	if (!env.c.json) {
 		if (!out_closed())
 			print_slow(ctx, e, wall);
-		return 0;
+	} else if (ctx->nslow < MAX_JSON_SLOW) {
+		/* name the frames later, even if the process exits */
+		if (!id_list_has(&ctx->cached, e->pid)) {
+			id_list_add(&ctx->cached, e->pid);
+			stacksym_cache_pid(ctx->sym, e->pid);
+		}
+		if (ctx->nslow == ctx->slow_cap) {
+			ctx->slow_cap = ctx->slow_cap ? 2 * ctx->slow_cap : 64;
+			ctx->slow = xrealloc(ctx->slow, ctx->slow_cap * sizeof(*ctx->slow));
+		}
+		ctx->slow[ctx->nslow].e = *e;
+		ctx->slow[ctx->nslow++].wall_ns = wall;
 	}
-	/* name the frames later, even if the process exits */
-	if (!id_list_has(&ctx->cached, e->pid)) {
-		id_list_add(&ctx->cached, e->pid);
-		stacksym_cache_pid(ctx->sym, e->pid);
-	}
-	if (ctx->nslow >= MAX_JSON_SLOW)
-		return 0;
-	ctx->slow = xrealloc(ctx->slow, (ctx->nslow + 1) * sizeof(*ctx->slow));
-	ctx->slow[ctx->nslow].e = *e;
-	ctx->slow[ctx->nslow++].wall_ns = wall;
-	return 0;
+	/* the event is taken either way; a negative return ends the poll */
+	return ++ctx->batch >= POLL_BATCH && !ctx->draining ? BATCH_FULL : 0;
 }
 
 static int poll_events(void *vctx, int timeout_ms)
@@ -810,12 +828,9 @@ static int poll_events(void *vctx, int timeout_ms)
 	struct ctx *ctx = vctx;
 	int err;
 
-	if (!ctx->rb) {
-		usleep(timeout_ms * 1000);
-		return 0;
-	}
+	ctx->batch = 0;
 	err = ring_buffer__poll(ctx->rb, timeout_ms);
-	return err < 0 ? err : 0;
+	return err < 0 && err != BATCH_FULL ? err : 0;
 }
 
 static const char *const loss_hints[LOSS_KINDS] = {
@@ -824,20 +839,6 @@ static const char *const loss_hints[LOSS_KINDS] = {
 	[LOSS_RINGBUF] = "raise --slower-than",
 	[LOSS_USTACK] = "shown as " FRAME_USER_LOST,
 };
-
-static void describe_target(char *who, size_t size)
-{
-	char p[200] = "", t[200] = "";
-
-	if (!env.c.pids.n && !env.c.tids.n) {
-		snprintf(who, size, "all threads");
-		return;
-	}
-	id_list_str(&env.c.pids, p, sizeof(p));
-	id_list_str(&env.c.tids, t, sizeof(t));
-	snprintf(who, size, "%s%s%s%s%s", *p ? "pid " : "", p, *p && *t ? ", " : "",
-		 *t ? "tid " : "", t);
-}
 
 /* "12 syscalls by tid 4242 in 60 s": the -d duration when it ran out,
  * else the time traced */
@@ -857,18 +858,6 @@ static void format_verdict(char *buf, size_t size, __u64 total, __u64 in_progres
 	snprintf(buf, size, "%llu %s%s by %s in %s s%s", (unsigned long long)total,
 		 env.errors_only ? "failed syscall" : "syscall", total == 1 ? "" : "s",
 		 who, dur, extra);
-}
-
-static __u64 misc_read(struct bpf_map *m, __u32 kind)
-{
-	int n = ncpus_possible();
-	__u64 *vals = calloc(n, sizeof(__u64)), sum = 0;
-
-	if (vals && !bpf_map__lookup_elem(m, &kind, sizeof(kind), vals, n * sizeof(__u64), 0))
-		for (int i = 0; i < n; i++)
-			sum += vals[i];
-	free(vals);
-	return sum;
 }
 
 int main(int argc, char **argv)
@@ -949,7 +938,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	describe_target(who, sizeof(who));
+	common_opts_target(&env.c, who, sizeof(who));
 	if (env.c.duration)
 		msg_warn("tracing syscalls of %s for %g s", who, env.c.duration);
 	else
@@ -959,13 +948,14 @@ int main(int argc, char **argv)
 		.duration = env.c.duration,
 		.pids = &env.c.pids,
 		.tids = &env.c.tids,
-		.poll = poll_events,
+		.poll = ctx.rb ? poll_events : NULL,
 		.ctx = &ctx,
 	});
 	/* which threads sit in a syscall, read while the entries are still
 	 * being recorded; then stop, so the report is one instant */
 	snap_targets(&c);
 	syswatch_bpf__detach(skel);
+	ctx.draining = true;
 	if (ctx.rb)
 		ring_buffer__consume(ctx.rb);
 	run_report_end(end);
@@ -981,13 +971,14 @@ int main(int argc, char **argv)
 	collect_in_progress(skel, &c);
 	sort_rows(c.rows, c.n);
 	sort_rows(c.trows, c.tn);
-	qsort(c.ip, c.ipn, sizeof(*c.ip), inprog_cmp);
+	if (c.ipn)
+		qsort(c.ip, c.ipn, sizeof(*c.ip), inprog_cmp);
 	for (size_t i = 0; i < c.n; i++) {
 		c.calls += c.rows[i].v.h.count;
 		c.early += c.rows[i].v.early;
 		c.noreturn += c.rows[i].v.noreturn;
 	}
-	c.misc_range = misc_read(skel->maps.misc, SW_MISC_NR_RANGE);
+	c.misc_range = percpu_u64_sum(skel->maps.misc, SW_MISC_NR_RANGE);
 	if (!env.errors_only)
 		in_progress = c.ipn;
 	total = c.calls + c.early + c.noreturn + in_progress;
@@ -1028,7 +1019,6 @@ cleanup:
 	free(c.rows);
 	free(c.trows);
 	free(c.ip);
-	free(c.snaps);
 	free(ctx.slow);
 	id_list_free(&ctx.cached);
 	return err;
