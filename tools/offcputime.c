@@ -592,16 +592,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	if (env.c.pids.n || env.c.tids.n) {
-		char p[200] = "", t[200] = "";
-
-		id_list_str(&env.c.pids, p, sizeof(p));
-		id_list_str(&env.c.tids, t, sizeof(t));
-		snprintf(who, sizeof(who), "%s%s%s%s%s", *p ? "pid " : "", p,
-			 *p && *t ? ", " : "", *t ? "tid " : "", t);
-	} else {
-		snprintf(who, sizeof(who), "all threads");
-	}
+	common_opts_target(&env.c, who, sizeof(who));
 	if (env.c.duration)
 		msg_warn("tracing off-CPU time of %s for %g s", who, env.c.duration);
 	else
