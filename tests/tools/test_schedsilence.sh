@@ -59,7 +59,7 @@ intr_check() {	# FILE LABEL
 }
 
 # 1. The intruder is named with N + 1 arrivals, the spinner is allowed
-run_ss "$T/j1" "$T/e1" -C $CPU -d 2 --allow-comm ss_spinner -j
+run_ss "$T/j1" "$T/e1" -C $CPU -d 4 --allow-comm ss_spinner -j
 check_eq "not silent: exit 1" "$SS_RC" 1
 check "JSON parses" json_ok "$T/j1"
 intr_check "$T/j1" ""
@@ -128,7 +128,7 @@ check_eq "the rest is counted, not kept" "$(json_get "$T/j4" "d['timeline_not_ke
 
 # 5. The raw_tp fallback gives the same answer
 export SUITE_FORCE_RAW_TP=1
-run_ss "$T/j5" "$T/e5" -C $CPU -d 2 --allow-comm ss_spinner -j -v
+run_ss "$T/j5" "$T/e5" -C $CPU -d 4 --allow-comm ss_spinner -j -v
 unset SUITE_FORCE_RAW_TP
 check_grep "raw_tp flavour was used" 'using raw_tp tracepoints' "$T/e5"
 check_eq "raw_tp: exit 1" "$SS_RC" 1
