@@ -27,8 +27,6 @@
 #define PC_HARDIRQ_MASK		0x000f0000
 #define PC_NMI_MASK		0x00f00000
 
-const volatile bool want_ustack = true;
-const volatile bool want_kstack = true;
 const volatile bool want_signals = true;
 
 /* Where this CPU's preempt count is, relative to this CPU's runqueue
@@ -41,9 +39,12 @@ const volatile bool pc_by_rq = false;
 const volatile __s64 pc_from_rq = 0;
 const volatile __s64 cpu_from_rq = 0;
 
-/* Which source told the context (0: none yet), for -v and JSON */
+/* Which source told the context (0: none yet), for -v and JSON; written
+ * only when it changes, so CPUs do not fight over its cache line */
 enum { CTX_SRC_PERCPU = 1, CTX_SRC_THREAD_INFO = 2, CTX_SRC_IRQ_EVENTS = 3 };
 __u32 ctx_source = 0;
+
+#define SET_CTX_SOURCE(v) do { if (ctx_source != (v)) ctx_source = (v); } while (0)
 
 /* other architectures keep the preempt count in thread_info */
 struct thread_info___wk {
@@ -126,7 +127,7 @@ static __always_inline bool preempt_count_read(int *pc)
 		if (rq && !bpf_probe_read_kernel(&cpu, sizeof(cpu), (void *)(rq + cpu_from_rq)) &&
 		    cpu == (int)bpf_get_smp_processor_id() &&
 		    !bpf_probe_read_kernel(pc, sizeof(*pc), (void *)(rq + pc_from_rq))) {
-			ctx_source = CTX_SRC_PERCPU;
+			SET_CTX_SOURCE(CTX_SRC_PERCPU);
 			return true;
 		}
 	}
@@ -134,7 +135,7 @@ static __always_inline bool preempt_count_read(int *pc)
 		struct thread_info___wk *ti = (void *)&t->thread_info;
 
 		*pc = BPF_CORE_READ(ti, preempt_count);
-		ctx_source = CTX_SRC_THREAD_INFO;
+		SET_CTX_SOURCE(CTX_SRC_THREAD_INFO);
 		return true;
 	}
 	return false;
@@ -154,7 +155,7 @@ static __always_inline __u32 cpu_context(const struct cpu_irq *ci)
 		return WK_CTX_TASK;
 	}
 	/* no preempt count: what the irq/softirq tracepoints saw */
-	ctx_source = CTX_SRC_IRQ_EVENTS;
+	SET_CTX_SOURCE(CTX_SRC_IRQ_EVENTS);
 	if (ci && ci->irq)
 		return WK_CTX_HARDIRQ;
 	if (ci && ci->vec)
@@ -180,7 +181,8 @@ static __always_inline void fill_waker(void *ctx, struct wakers_key *k)
 		k->waker_pid = id >> 32;
 		k->waker_tid = (__u32)id;
 		bpf_get_current_comm(&k->waker_comm, sizeof(k->waker_comm));
-		if (want_ustack && !kthread && k->waker_pid) {
+		/* an exiting process has no user memory left: nothing to take */
+		if (!kthread && k->waker_pid && BPF_CORE_READ(cur, mm)) {
 			k->ustack = stackid_checked(bpf_get_stackid(ctx, &stacks,
 							BPF_F_USER_STACK), true);
 			announce_tgid(k->waker_pid);
@@ -192,10 +194,12 @@ static __always_inline void fill_waker(void *ctx, struct wakers_key *k)
 		else if (c == WK_CTX_SOFTIRQ && ci->vec)
 			k->irq = ci->vec - 1;
 	}
-	if (want_kstack)
-		k->kstack = stackid_checked(bpf_get_stackid(ctx, &stacks, 0), false);
+	k->kstack = stackid_checked(bpf_get_stackid(ctx, &stacks, 0), false);
 }
 
+/* The record of key k, created if new (with, for a wakeup, its latency
+ * histogram: made here too, so that a failed allocation gets a second
+ * chance when the target runs) */
 static __always_inline struct wakers_val *agg_get(const struct wakers_key *k)
 {
 	struct wakers_val *v = bpf_map_lookup_elem(&agg, k), zero = {};
@@ -206,6 +210,8 @@ static __always_inline struct wakers_val *agg_get(const struct wakers_key *k)
 	v = bpf_map_lookup_elem(&agg, k);
 	if (!v)
 		loss_inc(LOSS_AGG_FULL);
+	else if (k->type == WK_WAKEUP)
+		bpf_map_update_elem(&latency, k, &zero_hist, BPF_NOEXIST);
 	return v;
 }
 
@@ -218,10 +224,12 @@ static __always_inline void target_fill(struct wakers_key *k,
 	BPF_CORE_READ_STR_INTO(&k->target_comm, p, comm);
 }
 
-static __always_inline int handle_waking(void *ctx, struct task_struct *p)
+/* The handlers take the ids of the tasks in their arguments: tp_btf
+ * programs read them directly, raw_tp ones through bpf_probe_read_kernel
+ * (several times slower), so that untraced tasks cost little either way. */
+static __always_inline int handle_waking(void *ctx, struct task_struct *p,
+					 __u32 tid, __u32 tgid)
 {
-	__u32 tid = BPF_CORE_READ(p, pid);
-	__u32 tgid = BPF_CORE_READ(p, tgid);
 	struct wakers_key key;
 	struct wakers_val *val;
 	struct tstate *ts;
@@ -243,7 +251,11 @@ static __always_inline int handle_waking(void *ctx, struct task_struct *p)
 	val = agg_get(&key);
 	if (val) {
 		__sync_fetch_and_add(&val->count, 1);
-		__sync_fetch_and_add(&val->blocked_ns, blocked);
+		/* no state yet: its sleep began before tracing did */
+		if (ts) {
+			__sync_fetch_and_add(&val->blocked_ns, blocked);
+			__sync_fetch_and_add(&val->blocked_known, 1);
+		}
 	}
 	if (ts) {
 		ts->off_ts = 0;
@@ -261,13 +273,15 @@ static __always_inline int handle_waking(void *ctx, struct task_struct *p)
 SEC("tp_btf/sched_waking")
 int BPF_PROG(sched_waking_btf, struct task_struct *p)
 {
-	return handle_waking(ctx, p);
+	return handle_waking(ctx, p, p->pid, p->tgid);
 }
 
 SEC("raw_tp/sched_waking")
 int sched_waking_raw(struct bpf_raw_tracepoint_args *ctx)
 {
-	return handle_waking(ctx, (struct task_struct *)ctx->args[0]);
+	struct task_struct *p = (struct task_struct *)ctx->args[0];
+
+	return handle_waking(ctx, p, BPF_CORE_READ(p, pid), BPF_CORE_READ(p, tgid));
 }
 
 /* The wakeup recorded in ts took lat ns to get the target running */
@@ -279,24 +293,21 @@ static __always_inline void latency_done(struct tstate *ts, __u64 lat)
 		bpf_map_update_elem(&latency, &ts->key, &zero_hist, BPF_NOEXIST);
 		h = bpf_map_lookup_elem(&latency, &ts->key);
 	}
+	/* keys hold the target tid: only this thread's own switches, one
+	 * CPU at a time, update this histogram */
 	if (h)
-		hist_add(h, lat);
+		hist_add_local(h, lat);
 	else
 		loss_inc(LOSS_OTHER);
 	ts->wake_ts = 0;
 }
 
 static __always_inline void switch_out(bool preempt, struct task_struct *prev,
-				       __u64 now)
+				       __u32 tid, __u64 now)
 {
-	__u32 tid = BPF_CORE_READ(prev, pid);
-	__u32 tgid = BPF_CORE_READ(prev, tgid);
-	__u32 state;
+	__u32 state = BPF_CORE_READ(prev, __state);
 	struct tstate *ts;
 
-	if (!tid || !target_task(tgid, tid))
-		return;
-	state = BPF_CORE_READ(prev, __state);
 	if (state & TASK_DEAD) {
 		bpf_map_delete_elem(&tstates, &tid);
 		return;
@@ -320,26 +331,29 @@ static __always_inline void switch_out(bool preempt, struct task_struct *prev,
 	}
 }
 
-static __always_inline void switch_in(struct task_struct *next, __u64 now)
+static __always_inline void switch_in(__u32 tid, __u64 now)
 {
-	__u32 tid = BPF_CORE_READ(next, pid);
-	__u32 tgid = BPF_CORE_READ(next, tgid);
-	struct tstate *ts;
+	struct tstate *ts = bpf_map_lookup_elem(&tstates, &tid);
 
-	if (!tid || !target_task(tgid, tid))
-		return;
-	ts = bpf_map_lookup_elem(&tstates, &tid);
 	if (ts && ts->wake_ts)
 		latency_done(ts, now > ts->wake_ts ? now - ts->wake_ts : 0);
 }
 
 static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
-					 struct task_struct *next)
+					 __u32 prev_tid, __u32 prev_tgid,
+					 __u32 next_tid, __u32 next_tgid)
 {
-	__u64 now = bpf_ktime_get_ns();
+	bool out = prev_tid && target_task(prev_tgid, prev_tid);
+	bool in = next_tid && target_task(next_tgid, next_tid);
+	__u64 now;
 
-	switch_out(preempt, prev, now);
-	switch_in(next, now);
+	if (!out && !in)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (out)
+		switch_out(preempt, prev, prev_tid, now);
+	if (in)
+		switch_in(next_tid, now);
 	return 0;
 }
 
@@ -347,29 +361,29 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev,
 	     struct task_struct *next)
 {
-	return handle_switch(preempt, prev, next);
+	return handle_switch(preempt, prev, prev->pid, prev->tgid, next->pid,
+			     next->tgid);
 }
 
 SEC("raw_tp/sched_switch")
 int sched_switch_raw(struct bpf_raw_tracepoint_args *ctx)
 {
-	return handle_switch((bool)ctx->args[0], (struct task_struct *)ctx->args[1],
-			     (struct task_struct *)ctx->args[2]);
+	struct task_struct *prev = (struct task_struct *)ctx->args[1];
+	struct task_struct *next = (struct task_struct *)ctx->args[2];
+
+	return handle_switch((bool)ctx->args[0], prev, BPF_CORE_READ(prev, pid),
+			     BPF_CORE_READ(prev, tgid), BPF_CORE_READ(next, pid),
+			     BPF_CORE_READ(next, tgid));
 }
 
 static __always_inline int handle_signal(void *ctx, int sig,
-					 struct task_struct *task, int group,
-					 int result)
+					 struct task_struct *task, __u32 tid,
+					 __u32 tgid, int group, int result)
 {
-	__u32 tid, tgid;
 	struct wakers_key key;
 	struct wakers_val *val;
 
-	if (!want_signals || !task)
-		return 0;
-	tid = BPF_CORE_READ(task, pid);
-	tgid = BPF_CORE_READ(task, tgid);
-	if (!tid || !target_task(tgid, tid))
+	if (!want_signals || !tid || !target_task(tgid, tid))
 		return 0;
 	if (!target_cpu(bpf_get_smp_processor_id()))
 		return 0;
@@ -390,15 +404,19 @@ SEC("tp_btf/signal_generate")
 int BPF_PROG(signal_generate_btf, int sig, struct kernel_siginfo *info,
 	     struct task_struct *task, int group, int result)
 {
-	return handle_signal(ctx, sig, task, group, result);
+	if (!task)
+		return 0;
+	return handle_signal(ctx, sig, task, task->pid, task->tgid, group, result);
 }
 
 SEC("raw_tp/signal_generate")
 int signal_generate_raw(struct bpf_raw_tracepoint_args *ctx)
 {
-	return handle_signal(ctx, (int)ctx->args[0],
-			     (struct task_struct *)ctx->args[2],
-			     (int)ctx->args[3], (int)ctx->args[4]);
+	struct task_struct *task = (struct task_struct *)ctx->args[2];
+
+	return handle_signal(ctx, (int)ctx->args[0], task, BPF_CORE_READ(task, pid),
+			     BPF_CORE_READ(task, tgid), (int)ctx->args[3],
+			     (int)ctx->args[4]);
 }
 
 /* Interrupt bookkeeping, per CPU, for the IRQ and softirq names */

@@ -47,6 +47,8 @@ struct wakers_key {
 struct wakers_val {
 	__u64 count;
 	__u64 blocked_ns;	/* sum of how long the target had been blocked */
+	__u64 blocked_known;	/* wakeups in that sum: the others ended a
+				 * sleep that began before tracing did */
 };
 
 #endif

@@ -19,7 +19,7 @@
 #include "histogram.h"
 #include "stacks.h"
 #include "bpfutil.h"
-#include "announce.h"
+#include "silence.h"	/* silence_softirq_name() */
 #include "wakers.h"
 #include "wakers.skel.h"
 
@@ -47,7 +47,7 @@ static const char doc[] =
 "are labelled [hardirq], [softirq] or [nmi], never blamed on the task that\n"
 "happened to be interrupted.\n"
 "\n"
-"USAGE: wakers [-p PID | -t TID] [-C CPUS] [-d SECS] [-f [--time] | -j] [--check]\n"
+"USAGE: wakers [-p PID|-t TID] [-C CPUS] [-d SECS] [-f [--time]|-j] [--check]\n"
 "\n"
 "EXAMPLES:\n"
 "    wakers -p 185              # who wakes process 185, until Ctrl-C\n"
@@ -73,6 +73,7 @@ static const struct argp_option options[] = {
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0, "Room for N (waker, stacks, target) "
 	  "records and N traced threads (default 10240)", 0 },
 	OPTS_VERBOSE,
+	OPTS_HELP_SHORT,
 	{},
 };
 
@@ -111,12 +112,6 @@ static const char *const ctx_labels[] = {
 	[WK_CTX_HARDIRQ] = "[hardirq]",
 	[WK_CTX_SOFTIRQ] = "[softirq]",
 	[WK_CTX_NMI] = "[nmi]",
-};
-
-/* include/linux/interrupt.h, in vector order */
-static const char *const softirq_names[] = {
-	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
-	"SCHED", "HRTIMER", "RCU",
 };
 
 static const char *const sig_results[] = {
@@ -240,10 +235,18 @@ static bool percpu_layout(__s64 *pc_from_rq, __s64 *cpu_from_rq)
 
 /* ---- collection ---- */
 
+struct frames {
+	const char *u[MAX_STACK_DEPTH + 1], *k[MAX_STACK_DEPTH + 1];
+	int un, kn;
+	char label[160];	/* interrupt context: "[softirq NET_RX]" */
+	char sub[128];		/* its name alone: "NET_RX", or "" */
+};
+
 struct entry {
 	struct wakers_key key;
 	struct wakers_val val;
 	struct hist latency;
+	struct frames *f;	/* resolved, see resolve_all() */
 };
 
 struct collected {
@@ -272,6 +275,7 @@ static int collect(int fd, int lat_fd, struct collected *c)
 			struct entry *e = &c->e[c->n++];
 
 			e->key = next;
+			e->f = NULL;
 			if (bpf_map_lookup_elem(lat_fd, &next, &e->latency))
 				memset(&e->latency, 0, sizeof(e->latency));
 			if (next.type == WK_WAKEUP) {
@@ -304,13 +308,6 @@ static int entry_cmp(const void *a, const void *b)
 }
 
 /* ---- output ---- */
-
-struct frames {
-	const char *u[MAX_STACK_DEPTH + 1], *k[MAX_STACK_DEPTH + 1];
-	int un, kn;
-	char label[160];	/* interrupt context: "[softirq NET_RX]" */
-	char sub[128];		/* its name alone: "NET_RX", or "" */
-};
 
 static void resolve(struct stacksym *sym, int stacks_fd, const struct wakers_key *key,
 		    struct frames *f)
@@ -348,11 +345,70 @@ static void resolve(struct stacksym *sym, int stacks_fd, const struct wakers_key
 	if (key->ctx == WK_CTX_HARDIRQ)
 		hardirq_name(key->irq, f->k, f->kn, f->sub, sizeof(f->sub));
 	else if (key->ctx == WK_CTX_SOFTIRQ && key->irq >= 0)
-		snprintf(f->sub, sizeof(f->sub), "%s",
-			 (size_t)key->irq < ARRAY_SIZE(softirq_names) ?
-			 softirq_names[key->irq] : "unknown vector");
+		snprintf(f->sub, sizeof(f->sub), "%s", silence_softirq_name(key->irq));
 	snprintf(f->label, sizeof(f->label), "[%s%s%s]", ctx_name(key->ctx),
 		 f->sub[0] ? " " : "", f->sub);
+}
+
+/* Identical once resolved: same who, whom and frames.  Stacks that
+ * differ only below an interrupt's entry (cut by resolve()) merge here. */
+static int ident_cmp(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	struct wakers_key kx = x->key, ky = y->key;
+	int r;
+
+	kx.kstack = kx.ustack = ky.kstack = ky.ustack = 0;
+	r = memcmp(&kx, &ky, sizeof(kx));
+	if (r)
+		return r;
+	if (x->f->kn != y->f->kn)
+		return x->f->kn < y->f->kn ? -1 : 1;
+	if (x->f->un != y->f->un)
+		return x->f->un < y->f->un ? -1 : 1;
+	/* frame names are interned: equal names are equal pointers */
+	r = memcmp(x->f->k, y->f->k, x->f->kn * sizeof(x->f->k[0]));
+	if (!r)
+		r = memcmp(x->f->u, y->f->u, x->f->un * sizeof(x->f->u[0]));
+	return r;
+}
+
+/* Resolve every entry's frames, then merge the identical ones */
+static void resolve_all(struct stacksym *sym, int stacks_fd, struct collected *c)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		c->e[i].f = malloc(sizeof(struct frames));
+		if (!c->e[i].f) {
+			msg_warn("out of memory");
+			exit(EXIT_UNSUPPORTED);
+		}
+		resolve(sym, stacks_fd, &c->e[i].key, c->e[i].f);
+	}
+	qsort(c->e, c->n, sizeof(*c->e), ident_cmp);
+	for (size_t i = 0; i < c->n; i++) {
+		struct entry *d = &c->e[out - (out ? 1 : 0)];
+
+		if (out && !ident_cmp(d, &c->e[i])) {
+			d->val.count += c->e[i].val.count;
+			d->val.blocked_ns += c->e[i].val.blocked_ns;
+			d->val.blocked_known += c->e[i].val.blocked_known;
+			hist_merge(&d->latency, &c->e[i].latency);
+			free(c->e[i].f);
+			continue;
+		}
+		c->e[out++] = c->e[i];
+	}
+	c->n = out;
+	qsort(c->e, c->n, sizeof(*c->e), entry_cmp);
+}
+
+static void collected_free(struct collected *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->e[i].f);
+	free(c->e);
 }
 
 static void print_waker(const char *role, const struct wakers_key *k,
@@ -392,8 +448,16 @@ static void print_plain(const struct frames *f, const struct entry *e)
 	printf("    -                woke %s (%u/%u)\n", k->target_comm,
 	       k->target_pid, k->target_tid);
 	fmt_ns(a, sizeof(a), e->val.blocked_ns);
-	printf("        %llu wakeup%s, after %s blocked in all\n",
-	       (unsigned long long)e->val.count, e->val.count == 1 ? "" : "s", a);
+	printf("        %llu wakeup%s", (unsigned long long)e->val.count,
+	       e->val.count == 1 ? "" : "s");
+	if (e->val.blocked_known == e->val.count)
+		printf(", after %s blocked in all\n", a);
+	else if (e->val.blocked_known)
+		printf(", %llu of them after %s blocked in all (the others had "
+		       "blocked before tracing began)\n",
+		       (unsigned long long)e->val.blocked_known, a);
+	else
+		printf(", ending sleeps that began before tracing did\n");
 	if (e->latency.count) {
 		fmt_ns(a, sizeof(a), hist_percentile(&e->latency, 0.50));
 		fmt_ns(b, sizeof(b), hist_percentile(&e->latency, 0.99));
@@ -401,15 +465,6 @@ static void print_plain(const struct frames *f, const struct entry *e)
 		printf("        ran after: p50 %s  p99 %s  max %s\n", a, b, c);
 	}
 	printf("\n");
-}
-
-static void json_frames(struct json *j, const char *key, const char *const *fr, int n)
-{
-	json_key(j, key);
-	json_arr_begin(j);
-	for (int i = 0; i < n; i++)
-		json_str(j, fr[i]);
-	json_arr_end(j);
 }
 
 static void json_entry(struct json *j, const struct frames *f, const struct entry *e)
@@ -448,6 +503,7 @@ static void json_entry(struct json *j, const struct frames *f, const struct entr
 		json_kv_bool(j, "group", k->sig_group);
 	} else {
 		json_kv_u64(j, "blocked_us", e->val.blocked_ns / 1000);
+		json_kv_u64(j, "blocked_known", e->val.blocked_known);
 		json_key(j, "latency");
 		json_obj_begin(j);
 		json_kv_u64(j, "count", h->count);
@@ -456,16 +512,14 @@ static void json_entry(struct json *j, const struct frames *f, const struct entr
 		hist_json_percentiles(j, h);
 		json_obj_end(j);
 	}
-	json_frames(j, "user_stack", f->u, f->un);
-	json_frames(j, "kernel_stack", f->k, f->kn);
+	json_kv_strs(j, "user_stack", f->u, f->un);
+	json_kv_strs(j, "kernel_stack", f->k, f->kn);
 	json_obj_end(j);
 }
 
 static void json_tail(struct json *j, const struct collected *c, struct stacksym *sym,
 		      const __u64 losses[LOSS_KINDS], __u32 ctx_src)
 {
-	struct stacksym_stats st;
-
 	json_arr_end(j);
 	json_key(j, "totals");
 	json_obj_begin(j);
@@ -477,19 +531,9 @@ static void json_tail(struct json *j, const struct collected *c, struct stacksym
 	json_kv_str(j, "context_source", ctx_src < ARRAY_SIZE(ctx_sources) ?
 		    ctx_sources[ctx_src] : "unknown");
 	json_key(j, "losses");
-	json_obj_begin(j);
-	for (int k = 0; k < LOSS_KINDS; k++)
-		json_kv_u64(j, loss_name(k), losses[k]);
-	json_obj_end(j);
-	stacksym_stats(sym, &st);
+	losses_json(j, losses);
 	json_key(j, "frames");
-	json_obj_begin(j);
-	json_kv_u64(j, "user", st.user_frames);
-	json_kv_u64(j, "user_unknown", st.user_unknown);
-	json_kv_u64(j, "user_module_only", st.user_module_only);
-	json_kv_u64(j, "kernel", st.kernel_frames);
-	json_kv_u64(j, "kernel_unknown", st.kernel_unknown);
-	json_obj_end(j);
+	stacksym_json_stats(j, sym);
 	json_obj_end(j);
 	json_finish(j);
 }
@@ -518,15 +562,10 @@ static void report(struct wakers_bpf *skel, struct stacksym *sym,
 	int stacks_fd = bpf_map__fd(skel->maps.stacks);
 	__u32 ctx_src = skel->bss->ctx_source;
 	struct folded *fo = NULL;
-	struct frames *f = calloc(1, sizeof(*f));
 	bool in_signals = false;
 	struct json j;
 
-	if (!f) {
-		msg_warn("out of memory");
-		return;
-	}
-	qsort(c->e, c->n, sizeof(*c->e), entry_cmp);
+	resolve_all(sym, stacks_fd, c);
 	if (env.c.folded) {
 		fo = folded_new();
 	} else if (env.c.json) {
@@ -540,8 +579,8 @@ static void report(struct wakers_bpf *skel, struct stacksym *sym,
 	}
 	for (size_t i = 0; i < c->n; i++) {
 		const struct entry *e = &c->e[i];
+		struct frames *f = e->f;
 
-		resolve(sym, stacks_fd, &e->key, f);
 		if (fo) {
 			folded_entry(fo, f, e);
 			continue;
@@ -585,7 +624,6 @@ static void report(struct wakers_bpf *skel, struct stacksym *sym,
 	if (verbose)
 		msg_warn("interrupt context read from %s", ctx_src < ARRAY_SIZE(ctx_sources) ?
 			 ctx_sources[ctx_src] : "?");
-	free(f);
 }
 
 /* ---- events ---- */
@@ -594,16 +632,6 @@ struct ctx {
 	struct ring_buffer *rb;
 	struct stacksym *sym;
 };
-
-static int on_event(void *vctx, void *data, size_t size)
-{
-	struct ctx *ctx = vctx;
-	const struct announce_event *e = data;
-
-	if (size >= sizeof(*e) && e->type == ANNOUNCE_EV_NEW_PROCESS)
-		stacksym_cache_pid(ctx->sym, e->tgid);
-	return 0;
-}
 
 static int poll_events(void *vctx, int timeout_ms)
 {
@@ -622,20 +650,6 @@ static const char *const loss_hints[LOSS_KINDS] = {
 	[LOSS_USTACK] = "shown as " FRAME_USER_LOST,
 	[LOSS_KSTACK] = "shown as " FRAME_KERNEL_LOST,
 };
-
-static void describe_targets(char *who, size_t size)
-{
-	char p[200] = "", t[200] = "";
-
-	if (!env.c.pids.n && !env.c.tids.n) {
-		snprintf(who, size, "every thread");
-		return;
-	}
-	id_list_str(&env.c.pids, p, sizeof(p));
-	id_list_str(&env.c.tids, t, sizeof(t));
-	snprintf(who, size, "%s%s%s%s%s", *p ? "pid " : "", p, *p && *t ? ", " : "",
-		 *t ? "tid " : "", t);
-}
 
 int main(int argc, char **argv)
 {
@@ -689,7 +703,13 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	ctx.sym = stacksym_new(false);
-	ctx.rb = ring_buffer__new(bpf_map__fd(skel->maps.announce_rb), on_event, &ctx, NULL);
+	/* the targets' own threads are the likeliest wakers */
+	for (size_t i = 0; i < env.c.pids.n; i++)
+		stacksym_cache_pid(ctx.sym, env.c.pids.ids[i]);
+	for (size_t i = 0; i < env.c.tids.n; i++)
+		stacksym_cache_pid(ctx.sym, tid_tgid(env.c.tids.ids[i]));
+	ctx.rb = ring_buffer__new(bpf_map__fd(skel->maps.announce_rb), stacksym_on_announce,
+				  ctx.sym, NULL);
 	if (!ctx.rb) {
 		err = bpf_fail("creating the ring buffer", errno);
 		goto cleanup;
@@ -700,7 +720,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	describe_targets(who, sizeof(who));
+	common_opts_target(&env.c, who, sizeof(who));
 	if (env.c.duration)
 		msg_warn("tracing wakeups of %s for %g s", who, env.c.duration);
 	else
@@ -737,6 +757,6 @@ cleanup:
 	ring_buffer__free(ctx.rb);
 	wakers_bpf__destroy(skel);
 	stacksym_free(ctx.sym);
-	free(c.e);
+	collected_free(&c);
 	return err;
 }

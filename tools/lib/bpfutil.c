@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "bpfutil.h"
 #include "common.h"
+#include "json.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -129,4 +130,12 @@ __u64 losses_report(const __u64 l[LOSS_KINDS], const char *const hints[LOSS_KIND
 			 hints && hints[k] ? hints[k] : "");
 	}
 	return total;
+}
+
+void losses_json(struct json *j, const __u64 l[LOSS_KINDS])
+{
+	json_obj_begin(j);
+	for (int k = 0; k < LOSS_KINDS; k++)
+		json_kv_u64(j, loss_name(k), l[k]);
+	json_obj_end(j);
 }

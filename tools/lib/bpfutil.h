@@ -29,6 +29,10 @@ void losses_read(struct bpf_map *losses, __u64 out[LOSS_KINDS]);
 /* Prints one stderr line per non-zero counter, with the option that
  * would avoid it; returns the total.  hints[kind] may be NULL. */
 __u64 losses_report(const __u64 l[LOSS_KINDS], const char *const hints[LOSS_KINDS]);
+/* The counters as the JSON object every tool reports under "losses":
+ * {"stack_collision":..,...} (the key is written by the caller) */
+struct json;
+void losses_json(struct json *j, const __u64 l[LOSS_KINDS]);
 /* Name of a loss kind, for JSON: "stack_collision", ... */
 const char *loss_name(int kind);
 

@@ -184,3 +184,12 @@ void json_kv_i64(struct json *j, const char *k, int64_t v) { json_key(j, k); jso
 void json_kv_double(struct json *j, const char *k, double v) { json_key(j, k); json_double(j, v); }
 void json_kv_bool(struct json *j, const char *k, bool v) { json_key(j, k); json_bool(j, v); }
 void json_kv_hex(struct json *j, const char *k, uint64_t v) { json_key(j, k); json_hex(j, v); }
+
+void json_kv_strs(struct json *j, const char *k, const char *const *v, int n)
+{
+	json_key(j, k);
+	json_arr_begin(j);
+	for (int i = 0; i < n; i++)
+		json_str(j, v[i]);
+	json_arr_end(j);
+}

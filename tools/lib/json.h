@@ -44,6 +44,8 @@ void json_kv_i64(struct json *j, const char *k, int64_t v);
 void json_kv_double(struct json *j, const char *k, double v);
 void json_kv_bool(struct json *j, const char *k, bool v);
 void json_kv_hex(struct json *j, const char *k, uint64_t v);
+/* key + an array of n strings (stack frames, names...) */
+void json_kv_strs(struct json *j, const char *k, const char *const *v, int n);
 
 /* Writes s (n bytes) as a quoted, escaped JSON string */
 void json_escape(FILE *f, const char *s, size_t n);

@@ -4,6 +4,7 @@
 #include "common.h"
 #include "blazesym.h"
 #include "announce.h"
+#include "json.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -332,6 +333,17 @@ int stacksym_kernel(struct stacksym *s, const __u64 *ips, int n,
 void stacksym_stats(const struct stacksym *s, struct stacksym_stats *st)
 {
 	*st = s->st;
+}
+
+void stacksym_json_stats(struct json *j, const struct stacksym *s)
+{
+	json_obj_begin(j);
+	json_kv_u64(j, "user", s->st.user_frames);
+	json_kv_u64(j, "user_unknown", s->st.user_unknown);
+	json_kv_u64(j, "user_module_only", s->st.user_module_only);
+	json_kv_u64(j, "kernel", s->st.kernel_frames);
+	json_kv_u64(j, "kernel_unknown", s->st.kernel_unknown);
+	json_obj_end(j);
 }
 
 void stacksym_report(const struct stacksym *s)

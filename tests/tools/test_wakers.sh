@@ -1,0 +1,194 @@
+# wakers against wakers_target, whose wakeups are known in advance: each
+# round wakes the target thread exactly once, while it is asleep.
+WK=$BIN/wakers
+GO_N=0
+
+# wk_start MODE N [CMD-PREFIX...]: starts the workload, which waits for
+# its go file; sets WK_PID, WK_TID, WK_OUT, WK_GO
+wk_start() {
+	local mode=$1 n=$2 i; shift 2
+	GO_N=$((GO_N + 1))
+	WK_GO=$T/go.$GO_N
+	WK_OUT=$T/wl.$GO_N
+	"$@" "$WL/wakers_target" "$mode" "$n" "$WK_GO" >"$WK_OUT" 2>&1 &
+	WL_PIDS+=("$!")
+	for i in $(seq 1 500); do
+		[ "$(wc -l <"$WK_OUT")" -ge 2 ] && break
+		sleep 0.01
+	done
+	WK_PID=$(sed -n 1p "$WK_OUT")
+	WK_TID=$(sed -n 2p "$WK_OUT")
+}
+
+# wk_trace OUT ERR ARGS...: runs wakers in the background, and once it
+# says it is tracing, lets every started workload go; waits for all
+wk_trace() {
+	local out=$1 err=$2 i tool; shift 2
+	"$WK" "$@" >"$out" 2>"$err" &
+	tool=$!
+	for i in $(seq 1 2000); do
+		grep -qs 'tracing wakeups' "$err" && break
+		kill -0 "$tool" 2>/dev/null || break
+		sleep 0.01
+	done
+	for i in $(seq 1 "$GO_N"); do touch "$T/go.$i"; done
+	wait "$tool"
+	WK_RC=$?
+	wait_wl
+}
+
+# wakeups the workload caused, as it counted them
+wk_woken() {
+	sed -n 's/^woken //p' "${1:-$WK_OUT}"
+}
+
+# 1. futex: the waker's comm and function, with the exact count
+wk_start futex 200
+wk_trace "$T/f1" "$T/e1" -t "$WK_TID" -f -d 30
+check_eq "futex: the workload woke its target 200 times" "$(wk_woken)" 200
+check_grep "futex: folded names wk_waker, wakers_poke_target and the futex path" \
+	'^wk_waker;.*;waker;wakers_poke_target;.*futex_wake_\[k\];.*try_to_wake_up_\[k\] [0-9]+$' "$T/f1"
+check_within "futex: wakeups from wakers_poke_target" \
+	"$(folded_sum '^wk_waker;.*wakers_poke_target;' "$T/f1")" "$(wk_woken)" 5
+check_eq "futex: no other waker of the target" "$(grep -vc '^wk_waker;' "$T/f1")" 0
+check_nogrep "futex: no frame of the tracing machinery" 'bpf_prog|bpf_trace_run|__traceiter|perf_trace' "$T/f1"
+check "futex: user frames come before kernel frames" awk '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); k = 0
+	for (i = 2; i <= n; i++) { if (f[i] ~ /_\[k\]$/) k = 1; else if (k) exit 1 } }' "$T/f1"
+check "futex: folded lines are 'stack value' with unique stacks" \
+	awk 'NF < 2 || $NF !~ /^[0-9]+$/ { exit 1 } { sub(/ [0-9]+$/, ""); if (seen[$0]++) exit 1 }' "$T/f1"
+check_grep "futex: the early stop is said on stderr" 'every traced process has exited' "$T/e1"
+
+# 2. JSON: the same, with blocked time and the latency histogram per record
+wk_start futex 100
+wk_trace "$T/j2" "$T/e2" -t "$WK_TID" -j -d 30
+check "JSON output parses" json_ok "$T/j2"
+check_eq "JSON: one record, from wk_waker to the target tid" \
+	"$(json_get "$T/j2" "[(w['waker']['comm'], w['waker']['context'], w['target']['tid']) for w in d['wakeups']]")" \
+	"[('wk_waker', 'task', $WK_TID)]"
+check_within "JSON: its count" "$(json_get "$T/j2" "d['wakeups'][0]['count']")" "$(wk_woken)" 5
+check_eq "JSON: the user stack ends in wakers_poke_target" \
+	"$(json_get "$T/j2" "d['wakeups'][0]['user_stack'][-1]")" wakers_poke_target
+check_eq "JSON: the kernel stack ends in try_to_wake_up" \
+	"$(json_get "$T/j2" "d['wakeups'][0]['kernel_stack'][-1]")" try_to_wake_up
+check_eq "JSON: the waker is another thread of the same process" \
+	"$(json_get "$T/j2" "(d['wakeups'][0]['waker']['pid'] == $WK_PID, d['wakeups'][0]['waker']['tid'] != $WK_TID)")" \
+	"(True, True)"
+check_eq "JSON: every wakeup has its latency measured" \
+	"$(json_get "$T/j2" "d['wakeups'][0]['latency']['count'] == d['wakeups'][0]['count'] == d['latency']['count']")" True
+check_eq "JSON: every wakeup ended a sleep seen while tracing" \
+	"$(json_get "$T/j2" "d['wakeups'][0]['blocked_known'] == d['wakeups'][0]['count'] and d['wakeups'][0]['blocked_us'] > 0")" True
+check_eq "JSON: totals" "$(json_get "$T/j2" "(d['totals']['wakeups'], d['totals']['signals'])")" "($(wk_woken), 0)"
+check_eq "JSON: no losses" "$(json_get "$T/j2" "sum(d['losses'].values())")" 0
+check_eq "JSON: interrupt context comes from the per-CPU preempt count" \
+	"$(json_get "$T/j2" "d['context_source']")" "per-CPU preempt count"
+
+# 3. --time: the value is the microseconds blocked, the same as in JSON
+wk_start futex 50
+wk_trace "$T/f3" "$T/e3" -t "$WK_TID" -f --time -d 30
+check_grep "--time: the waker's line is there" '^wk_waker;.*wakers_poke_target;.* [0-9]+$' "$T/f3"
+check "--time: the value is time, not the count of 50" \
+	awk '$NF <= 50 { exit 1 }' "$T/f3"
+
+# 4. A signal: number, name, sender, and the wakeup it caused
+wk_start signal 20
+wk_trace "$T/j4" "$T/e4" -t "$WK_TID" -j -d 30
+check_eq "signal: the workload sent 20" "$(wk_woken)" 20
+check_eq "signal: reported as SIGUSR1 (10) from wk_signaler, delivered, 20 times" \
+	"$(json_get "$T/j4" "[(s['signal'], s['name'], s['sender']['comm'], s['result'], s['group'], s['count']) for s in d['signals']]")" \
+	"[(10, 'SIGUSR1', 'wk_signaler', 'delivered', False, 20)]"
+check_eq "signal: the sender's user stack ends in wakers_send_signal" \
+	"$(json_get "$T/j4" "d['signals'][0]['user_stack'][-1]")" wakers_send_signal
+check_eq "signal: the sender is a thread of the workload" \
+	"$(json_get "$T/j4" "d['signals'][0]['sender']['pid']")" "$WK_PID"
+check_eq "signal: each one woke the target, through complete_signal" \
+	"$(json_get "$T/j4" "sum(w['count'] for w in d['wakeups'] if w['waker']['comm'] == 'wk_signaler' and 'complete_signal' in w['kernel_stack'])")" 20
+wk_start signal 3
+wk_trace "$T/p4" "$T/e4p" -t "$WK_TID" -d 30
+check_grep "signal: the plain view names signal and sender" '^ +- +SIGUSR1 \(10\) to wk_target' "$T/p4"
+check_grep "signal: ... and the sender" '^ +- +sender wk_signaler \(' "$T/p4"
+
+wk_start signal 5
+wk_trace "$T/j4n" "$T/e4n" -t "$WK_TID" -j --no-signals -d 30
+check_eq "--no-signals: the wakeups, not the signals" \
+	"$(json_get "$T/j4n" "(d['totals']['wakeups'], d['totals']['signals'])")" "(5, 0)"
+
+# 5. Timer interrupts: labelled [hardirq], blamed on no task
+wk_start timer 200
+wk_trace "$T/f5" "$T/e5" -t "$WK_TID" -f -d 30
+check_grep "timer: wakeups labelled [hardirq] with the vector name and hrtimer_wakeup" \
+	'^\[hardirq\];\[apic_timer_interrupt\];asm_sysvec_apic_timer_interrupt_\[k\];.*hrtimer_wakeup_\[k\]' "$T/f5"
+check_within "timer: every nap's wakeup is there" "$(folded_sum '^\[hardirq\];' "$T/f5")" 200 5
+check_eq "timer: no wakeup blamed on a task (the one interrupted)" "$(grep -vc '^\[' "$T/f5")" 0
+check_nogrep "timer: no frame of the interrupted context" 'cpu_startup_entry|do_idle|default_idle|entry_SYSCALL' "$T/f5"
+
+# 6. Network I/O: the NET_RX softirq, not the sender it ran on top of
+wk_start net 100
+wk_trace "$T/f6" "$T/e6" -t "$WK_TID" -f -d 30
+check_grep "net: wakeups labelled [softirq];[NET_RX] with the receive path" \
+	'^\[softirq\];\[NET_RX\];.*net_rx_action_\[k\];.*sock_def_readable_\[k\]' "$T/f6"
+check_within "net: every datagram's wakeup is there" "$(folded_sum '^\[softirq\];\[NET_RX\];' "$T/f6")" "$(wk_woken)" 5
+check_nogrep "net: none blamed on wk_sender" '^wk_sender' "$T/f6"
+
+# 7. The same with the irq/softirq tracepoints instead of the preempt count
+wk_start net 50
+SUITE_WAKERS_IRQ_EVENTS=1 wk_trace "$T/j7" "$T/e7" -t "$WK_TID" -j -d 30
+check_eq "irq tracepoints: named as such" "$(json_get "$T/j7" "d['context_source']")" "irq/softirq tracepoints"
+check_within "irq tracepoints: the softirq wakeups are still labelled NET_RX" \
+	"$(json_get "$T/j7" "sum(w['count'] for w in d['wakeups'] if w['waker']['context'] == 'softirq' and w['waker']['irq_name'] == 'NET_RX')")" 50 5
+
+# 8. -p excludes other processes
+wk_start futex 60
+p1=$WK_PID o1=$WK_OUT
+wk_start futex 60
+p2=$WK_PID
+wk_trace "$T/j8" "$T/e8" -p "$p1" -j -d 30
+check_eq "-p: every target belongs to the traced process" \
+	"$(json_get "$T/j8" "sorted(set(w['target']['pid'] for w in d['wakeups'] + d['signals']))")" "[$p1]"
+check_eq "-p: no waker from the other process" \
+	"$(json_get "$T/j8" "sum(1 for w in d['wakeups'] if w['waker']['pid'] == $p2)")" 0
+check_within "-p: the traced process's pokes are all there" \
+	"$(json_get "$T/j8" "sum(w['count'] for w in d['wakeups'] if w['user_stack'] and w['user_stack'][-1] == 'wakers_poke_target')")" \
+	"$(wk_woken "$o1")" 5
+
+# 9. -C counts what was sent from those CPUs only (the workload pinned)
+if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
+	wk_start futex 40 taskset -c 1
+	wk_trace "$T/f9a" "$T/e9a" -t "$WK_TID" -C 0 -f -d 30
+	check_eq "-C 0: nothing from the workload pinned to CPU 1" \
+		"$(folded_sum '^wk_waker;' "$T/f9a")" 0
+	wk_start futex 40 taskset -c 1
+	wk_trace "$T/f9b" "$T/e9b" -t "$WK_TID" -C 1 -f -d 30
+	check_within "-C 1: all of it" "$(folded_sum '^wk_waker;.*wakers_poke_target' "$T/f9b")" 40 5
+fi
+
+# 10. raw_tp fallback gives the same answer
+wk_start futex 100
+SUITE_FORCE_RAW_TP=1 wk_trace "$T/f10" "$T/e10" -v -t "$WK_TID" -f -d 30
+check_grep "raw_tp flavour was used" 'using raw_tp tracepoints' "$T/e10"
+check_within "raw_tp: wakeups from wakers_poke_target" \
+	"$(folded_sum '^wk_waker;.*wakers_poke_target;' "$T/f10")" "$(wk_woken)" 5
+check_grep "-v says where interrupt context comes from" 'interrupt context read from' "$T/e10"
+
+# 11. --check: 1 if woken, 0 if not (the target spins until its go file)
+wk_start futex 20
+wk_trace "$T/c11" "$T/e11" -t "$WK_TID" --check -d 30
+check_eq "--check exits 1 when the target was woken" "$WK_RC" 1
+wk_start futex 20
+check_rc "--check exits 0 when it was not" 0 "$WK" -t "$WK_TID" --check -d 1
+touch "$WK_GO"; wait_wl
+
+# 12. Help, bad input (exit 2), missing BTF (exit 3), closed pipe
+"$WK" -h >"$T/h4" 2>&1
+check_grep "--help has a USAGE line" '^USAGE: wakers' "$T/h4"
+check_grep "--help has EXAMPLES" '^EXAMPLES:' "$T/h4"
+for args in "-p 12abc" "-p -5" "-t 0" "-p 4194303" "-d 0" "-d abc" "--time" \
+	"-f -j" "--bogus" "-C 999" "--max-entries 0" "--stack-storage-size x" "extra"; do
+	eval "set -- $args"
+	check_rc "bad input '$args' exits 2" 2 "$WK" "$@"
+	[ -s "$T/rc.err" ] || fail "bad input '$args' says nothing on stderr"
+done
+check_rc "no kernel BTF exits 3" 3 env SUITE_BTF_PATH=/nonexistent "$WK" -d 1
+check_grep "the missing BTF is named" 'BTF' "$T/rc.err"
+( "$WK" -d 1 2>"$T/e12"; echo $? >"$T/rc12" ) | head -c 1 >/dev/null
+check_eq "a closed stdout ends quietly with 0" "$(cat "$T/rc12")" 0
+check_nogrep "... and says nothing about it" 'Broken pipe|[Ww]rit(e|ing)|EPIPE' "$T/e12"
