@@ -16,7 +16,6 @@
 #include "stacks.h"
 #include "bpfutil.h"
 #include "dwarf.h"
-#include "blazesym.h"
 #include "offcputime.h"
 #include "offcputime.skel.h"
 
@@ -31,6 +30,7 @@ static struct env {
 	bool lines;
 	bool dwarf;
 	__u32 stack_copy;
+	bool stack_copy_set;	/* --stack-copy-size given (needs --dwarf) */
 } env = {
 	.stack_copy = 8192,
 	.all_states = true,
@@ -121,8 +121,8 @@ static void parse_state(const char *arg)
 		case 'I': env.state_mask |= 0x402; break;	/* TASK_IDLE */
 		case ',': case '|': break;
 		default:
-			die_usage("invalid --state: unknown state '%c' (use R S D T t I "
-				  "or a number)", *p);
+			die_usage("invalid --state: unknown state '%c' in '%s' (use R "
+				  "S D T t I or a number)", *p, arg);
 		}
 	}
 }
@@ -159,6 +159,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_STACK_COPY:
 		env.stack_copy = opt_u64("--stack-copy-size", arg, 64, USTACK_COPY_MAX);
+		env.stack_copy_set = true;
 		break;
 	case ARGP_KEY_ARG:
 		if (state->arg_num > 0)
@@ -371,15 +372,6 @@ static void print_plain(const struct frames *f, const struct entry *e)
 	       (unsigned long long)e->count, e->count == 1 ? "" : "s");
 }
 
-static void json_frames(struct json *j, const char *key, const char *const *fr, int n)
-{
-	json_key(j, key);
-	json_arr_begin(j);
-	for (int i = 0; i < n; i++)
-		json_str(j, fr[i]);
-	json_arr_end(j);
-}
-
 static void print_json_entry(struct json *j, const struct frames *f,
 			     const struct entry *e)
 {
@@ -389,8 +381,8 @@ static void print_json_entry(struct json *j, const struct frames *f,
 	json_kv_u64(j, "tid", e->key.tid);
 	json_kv_u64(j, "total_us", e->total_ns / 1000);
 	json_kv_u64(j, "count", e->count);
-	json_frames(j, "user_stack", f->u, f->un);
-	json_frames(j, "kernel_stack", f->k, f->kn);
+	json_kv_strs(j, "user_stack", f->u, f->un);
+	json_kv_strs(j, "kernel_stack", f->k, f->kn);
 	json_obj_end(j);
 }
 
@@ -440,30 +432,12 @@ static void report(struct offcputime_bpf *skel, struct stacksym *sym,
 		folded_print(fo, stdout);
 		folded_free(fo);
 	} else if (env.c.json) {
-		struct stacksym_stats st;
-
 		json_arr_end(&j);
 		json_kv_u64(&j, "still_blocked", c->still_blocked);
 		json_key(&j, "losses");
-		json_obj_begin(&j);
-		for (int k = 0; k < LOSS_KINDS; k++)
-			json_kv_u64(&j, loss_name(k), losses[k]);
-		json_obj_end(&j);
-		stacksym_stats(sym, &st);
+		losses_json(&j, losses);
 		json_key(&j, "frames");
-		json_obj_begin(&j);
-		json_kv_u64(&j, "user", st.user_frames);
-		json_kv_u64(&j, "user_unknown", st.user_unknown);
-		json_kv_u64(&j, "user_module_only", st.user_module_only);
-		json_kv_u64(&j, "kernel", st.kernel_frames);
-		json_kv_u64(&j, "kernel_unknown", st.kernel_unknown);
-		json_key(&j, "failed_lookups");
-		json_obj_begin(&j);
-		for (int r = 1; r < STACKSYM_REASONS; r++)
-			if (st.reasons[r])
-				json_kv_u64(&j, blaze_symbolize_reason_str(r), st.reasons[r]);
-		json_obj_end(&j);
-		json_obj_end(&j);
+		stacksym_json_stats(&j, sym);
 		json_obj_end(&j);
 		json_finish(&j);
 	}
@@ -527,6 +501,8 @@ int main(int argc, char **argv)
 	common_opts_finish(&env.c);
 	if (env.user_only && env.kernel_only)
 		die_usage("-u and -k exclude each other");
+	if (env.stack_copy_set && !env.dwarf)
+		die_usage("--stack-copy-size applies to --dwarf only");
 	if (env.min_us > env.max_us)
 		die_usage("-m %llu is above -M %llu", (unsigned long long)env.min_us,
 			  (unsigned long long)env.max_us);

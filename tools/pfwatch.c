@@ -555,15 +555,6 @@ static void json_vma(struct json *j, const struct vma_ent *m)
 	json_obj_end(j);
 }
 
-static void json_frames(struct json *j, const char *key, const char *const *fr, int n)
-{
-	json_key(j, key);
-	json_arr_begin(j);
-	for (int i = 0; i < n; i++)
-		json_str(j, fr[i]);
-	json_arr_end(j);
-}
-
 static void json_entry(struct json *j, const struct vmas *v, const struct frames *f,
 		       const struct entry *e)
 {
@@ -587,8 +578,8 @@ static void json_entry(struct json *j, const struct vmas *v, const struct frames
 	json_arr_end(j);
 	json_kv_hex(j, "addr_min", e->val.addr_min);
 	json_kv_hex(j, "addr_max", e->val.addr_max);
-	json_frames(j, "user_stack", f->u, f->un);
-	json_frames(j, "kernel_stack", f->k, f->kn);
+	json_kv_strs(j, "user_stack", f->u, f->un);
+	json_kv_strs(j, "kernel_stack", f->k, f->kn);
 	json_obj_end(j);
 }
 
@@ -659,12 +650,9 @@ static void json_head(struct json *j, const struct report_in *r)
 
 static void json_tail(struct json *j, const struct report_in *r)
 {
-	struct stacksym_stats st;
-
 	json_key(j, "losses");
 	json_obj_begin(j);
-	for (int k = 0; k < LOSS_KINDS; k++)
-		json_kv_u64(j, loss_name(k), r->losses[k]);
+	losses_json_fields(j, r->losses);
 	json_kv_u64(j, "faults_not_seen", r->missed);
 	json_obj_end(j);
 	json_key(j, "faults_counted_by_kernel");	/* null: not comparable */
@@ -673,15 +661,8 @@ static void json_tail(struct json *j, const struct report_in *r)
 	else
 		json_null(j);
 	json_kv_u64(j, "duplicates_skipped", r->stats[PF_STAT_DUP]);
-	stacksym_stats(r->sym, &st);
 	json_key(j, "frames");
-	json_obj_begin(j);
-	json_kv_u64(j, "user", st.user_frames);
-	json_kv_u64(j, "user_unknown", st.user_unknown);
-	json_kv_u64(j, "user_module_only", st.user_module_only);
-	json_kv_u64(j, "kernel", st.kernel_frames);
-	json_kv_u64(j, "kernel_unknown", st.kernel_unknown);
-	json_obj_end(j);
+	stacksym_json_stats(j, r->sym);
 }
 
 static void plain_totals(const struct report_in *r)

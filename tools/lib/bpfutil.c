@@ -132,10 +132,15 @@ __u64 losses_report(const __u64 l[LOSS_KINDS], const char *const hints[LOSS_KIND
 	return total;
 }
 
+void losses_json_fields(struct json *j, const __u64 l[LOSS_KINDS])
+{
+	for (int k = 0; k < LOSS_KINDS; k++)
+		json_kv_u64(j, loss_name(k), l[k]);
+}
+
 void losses_json(struct json *j, const __u64 l[LOSS_KINDS])
 {
 	json_obj_begin(j);
-	for (int k = 0; k < LOSS_KINDS; k++)
-		json_kv_u64(j, loss_name(k), l[k]);
+	losses_json_fields(j, l);
 	json_obj_end(j);
 }

@@ -33,6 +33,8 @@ __u64 losses_report(const __u64 l[LOSS_KINDS], const char *const hints[LOSS_KIND
  * {"stack_collision":..,...} (the key is written by the caller) */
 struct json;
 void losses_json(struct json *j, const __u64 l[LOSS_KINDS]);
+/* The same keys, into an object the caller opened (to add its own) */
+void losses_json_fields(struct json *j, const __u64 l[LOSS_KINDS]);
 /* Name of a loss kind, for JSON: "stack_collision", ... */
 const char *loss_name(int kind);
 

@@ -343,6 +343,12 @@ void stacksym_json_stats(struct json *j, const struct stacksym *s)
 	json_kv_u64(j, "user_module_only", s->st.user_module_only);
 	json_kv_u64(j, "kernel", s->st.kernel_frames);
 	json_kv_u64(j, "kernel_unknown", s->st.kernel_unknown);
+	json_key(j, "failed_lookups");
+	json_obj_begin(j);
+	for (int r = 1; r < STACKSYM_REASONS; r++)
+		if (s->st.reasons[r])
+			json_kv_u64(j, blaze_symbolize_reason_str(r), s->st.reasons[r]);
+	json_obj_end(j);
 	json_obj_end(j);
 }
 

@@ -43,7 +43,8 @@ struct stacksym_stats {
 void stacksym_stats(const struct stacksym *s, struct stacksym_stats *st);
 /* Those counts as the JSON object every stack tool reports under
  * "frames": {"user","user_unknown","user_module_only","kernel",
- * "kernel_unknown"} (the key is written by the caller) */
+ * "kernel_unknown","failed_lookups":{reason: count}} (the key is written
+ * by the caller) */
 struct json;
 void stacksym_json_stats(struct json *j, const struct stacksym *s);
 /* One line on stderr when some frames could not be named */
