@@ -12,17 +12,32 @@ import re
 import sys
 
 
+# characters beyond ASCII, as roff names them (groff reads its input as
+# Latin-1 unless preconv runs first: man does, groff alone does not)
+GLYPHS = {"\u2014": "\\(em", "\u2013": "\\(en", "\u00b5": "\\(mc",
+          "\u00d7": "\\(mu", "\u2192": "\\(->", "\u2264": "\\(<=",
+          "\u2265": "\\(>=", "\u2018": "\\(oq", "\u2019": "\\(cq",
+          "\u201c": "\\(lq", "\u201d": "\\(rq", "\u2026": "...",
+          "\u00a0": "\\ "}
+
+
+def glyphs(text):
+    return "".join(c if ord(c) < 128 else
+                   GLYPHS.get(c, "\\[u%04X]" % ord(c)) for c in text)
+
+
 def esc(text):
     """Escape roff specials in running text."""
     text = text.replace("\\", "\\e")
     text = re.sub(r"^([.'])", r"\\&\1", text)
-    return text.replace("-", "\\-")
+    return glyphs(text.replace("-", "\\-"))
 
 
 def inline(text):
     text = esc(text)
     text = re.sub(r"\*\*(.+?)\*\*", r"\\fB\1\\fR", text)
     text = re.sub(r"`([^`]+)`", r"\\fB\1\\fR", text)
+    text = re.sub(r"(?<![\w*])\*([^*\s][^*]*?)\*(?![\w*])", r"\\fI\1\\fR", text)
     text = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", text)
     return text
 
@@ -33,11 +48,20 @@ def convert(lines, name, version):
     out.append('.TH %s 8 "%s" "%s %s" "System Administration"' % (
         name.upper(), date, name, version))
     # NAME: the first sentence of the first paragraph ("...: where ...?")
+    # (the whole paragraph is read: its first line may end mid-sentence)
     desc = "latency tool"
-    for ln in lines:
+    for k, ln in enumerate(lines):
         if ln.strip() and not ln.startswith(("#", "```", "|")):
-            first = re.sub(r"^\*\*[^*]*\*\*\s*", "", ln.strip())
+            para = []
+            for pl in lines[k:]:
+                if not pl.strip() or pl.startswith(("#", "```", "|")):
+                    break
+                para.append(pl.strip())
+            first = re.sub(r"^\*\*[^*]*\*\*\s*", "", " ".join(para))
+            first = first.replace("*", "").replace("`", "")
             desc = re.split(r"(?<=[?.])\s", first)[0].rstrip(".")
+            if len(desc) > 70 and ", " in desc:  # NAME is one short line
+                desc = desc.split(", ")[0] + ("?" if desc.endswith("?") else "")
             break
     i = 0
     title_done = False

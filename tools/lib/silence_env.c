@@ -536,7 +536,8 @@ static void fix_task(const struct intruder *r, const struct sys_config *c,
 		cpu_list_str(&rest, to, sizeof(to));
 		if (rest.n)
 			snprintf(buf, size, "its affinity (Cpus_allowed_list = %s) includes "
-				 "CPU %u: move its process with taskset -apc %s %u, and keep "
+				 "CPU %u: move the thread with taskset -pc %s %u (-apc: its whole "
+				 "process, unless that is the pinned application), and keep "
 				 "every other task off with isolcpus=%u or a cpuset (now "
 				 "isolated = %s)", aff, cpu, to, r->id, cpu, or_none(c->isolated));
 		else
