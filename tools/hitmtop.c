@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -39,6 +40,7 @@ static struct env {
 	const char *record;
 	const char *replay;
 	bool load_only;
+	bool sampling_set;	/* --ldlat, --period or --max-lines given */
 } env = {
 	.top = 10,
 	.ldlat = 30,
@@ -89,6 +91,7 @@ static const struct argp_option options[] = {
 	{ "load-only", OPT_LOAD_ONLY, NULL, 0, "Load the BPF program (verifier check) and exit, "
 	  "without sampling", 0 },
 	OPTS_VERBOSE,
+	OPTS_HELP_SHORT,
 	{},
 };
 
@@ -103,19 +106,26 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.top = opt_u64("-n/--lines", arg, 1, 1000000);
 		break;
 	case OPT_RECORD:
+		if (!*arg)
+			die_usage("--record: empty file name");
 		env.record = arg;
 		break;
 	case OPT_REPLAY:
+		if (!*arg)
+			die_usage("--replay: empty file name");
 		env.replay = arg;
 		break;
 	case OPT_LDLAT:
 		env.ldlat = opt_u64("--ldlat", arg, 1, 65535);
+		env.sampling_set = true;
 		break;
 	case OPT_PERIOD:
 		env.period = opt_u64("--period", arg, 1, 1ULL << 40);
+		env.sampling_set = true;
 		break;
 	case OPT_MAX_LINES:
 		env.max_lines = opt_u64("--max-lines", arg, 16, 1 << 18);
+		env.sampling_set = true;
 		break;
 	case OPT_LOAD_ONLY:
 		env.load_only = true;
@@ -138,7 +148,12 @@ static void check_options(void)
 			die_usage("--replay reports once on the whole file; -i and -d do not apply");
 		if (env.load_only)
 			die_usage("--load-only and --replay exclude each other");
+		if (env.sampling_set)
+			die_usage("--ldlat, --period and --max-lines tune sampling; they do "
+				  "not apply to --replay");
 	}
+	if (env.load_only && env.record)
+		die_usage("--load-only and --record exclude each other (nothing is sampled)");
 	if (!env.interval_set && !env.c.json)
 		env.interval = 1;
 }
@@ -383,9 +398,14 @@ static int replay(struct hitm_symcache *s)
 	struct hitm_sample smp;
 	char *line = NULL, err[256];
 	size_t cap = 0, lineno = 0;
+	struct stat st;
 
 	if (!f)
 		die_usage("--replay: cannot open %s: %s", env.replay, strerror(errno));
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		die_usage("--replay: %s is a directory, not a file of samples", env.replay);
+	}
 	hitm_agg_init(&a);
 	while (getline(&line, &cap, f) >= 0) {
 		int r = hitm_parse_line(line, &smp, err, sizeof(err));

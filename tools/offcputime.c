@@ -89,6 +89,7 @@ static const struct argp_option options[] = {
 	  "for code built without frame pointers (costlier)", 0 },
 	{ "stack-copy-size", OPT_STACK_COPY, "BYTES", 0, "--dwarf: bytes of user stack copied per sample (default 8192, max 32768)", 0 },
 	OPTS_VERBOSE,
+	OPTS_HELP_SHORT,
 	{},
 };
 

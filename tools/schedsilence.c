@@ -71,6 +71,7 @@ static const struct argp_option options[] = {
 	OPTS_JSON,
 	OPTS_CHECK("Accepted for symmetry: schedsilence always exits 1 when not silent"),
 	OPTS_VERBOSE,
+	OPTS_HELP_SHORT,
 	{},
 };
 

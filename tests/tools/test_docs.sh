@@ -183,3 +183,9 @@ check_eq "diagnosis: wakers: diag_flusher woke diag_hot twice, from book_unlock 
 	"$(json_get "$T/dg.wk" "sum(w['count'] for w in d['wakeups'] if w['waker']['comm'] == 'diag_flusher' and w['user_stack'][-2:] == ['flush_journal', 'book_unlock'])")" 2
 check_eq "diagnosis: offcputime: diag_hot blocked twice in book_lock_wait <- book_lock <- handle_request" \
 	"$(json_get "$T/dg.oc" "sum(s['count'] for s in d['stacks'] if s['user_stack'][-3:] == ['handle_request', 'book_lock', 'book_lock_wait'])")" 2
+
+# CLI.md: -h and --help (with USAGE and EXAMPLES), -V and --version, exit 0
+for t in $TOOLS; do
+	check "$t -h exits 0 with USAGE and EXAMPLES" sh -c "'$BIN/$t' -h | grep -q USAGE && '$BIN/$t' -h | grep -q EXAMPLES"
+	check "$t -V names the tool and its version" sh -c "'$BIN/$t' -V | grep -Eq '^$t [0-9]'"
+done
