@@ -1,0 +1,912 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+"""make bench: what each tracer costs the workload it watches.
+
+Every workload runs untraced and traced alternately, A/B/A/B..., over
+several rounds, in a fresh random order of tracers each round.  A traced
+run's ratio is its throughput over the mean of the two untraced runs
+around it; a row reports the median ratio and its min-max over the rounds,
+the same for throughput per CPU second of the workload (robust to other
+jobs of a shared machine), the tracer's own peak RSS (VmHWM) and CPU time
+(wait4 rusage), its start-up
+time until attached, and a separate test of the time to print the final
+report of a trace with ~10,000 unique stacks.
+
+The workload is started stopped (SIGSTOP before exec), the tracer is
+started and waited for until attached, then the workload is continued:
+the measured window never includes the tracer's start-up or its report.
+Every tracer is stopped with SIGINT and waited for.
+
+Run through bench/run.sh (make bench), which builds the workloads.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import random
+import re
+import select
+import shlex
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WLBIN = os.path.join(ROOT, "build", "bench")
+RESULTS = os.path.join(ROOT, "bench", "results")
+DOC = os.path.join(ROOT, "docs", "PERFORMANCE.md")
+
+# ---------------------------------------------------------------------------
+# The bpftrace one-liners (anchors), exactly as run.
+BT_OFFCPU = ("tracepoint:sched:sched_switch { @t[tid] = nsecs; @k[tid] = kstack; "
+             "@u[tid] = ustack; $s = @t[args->next_pid]; if ($s) { "
+             "@us[@k[args->next_pid], @u[args->next_pid], args->next_comm] = "
+             "sum((nsecs - $s) / 1000); delete(@t[args->next_pid]); } } "
+             "END { clear(@t); clear(@k); clear(@u); }")
+BT_SYSLAT = ("tracepoint:raw_syscalls:sys_enter /pid == {pid}/ {@t[tid]=nsecs} "
+             "tracepoint:raw_syscalls:sys_exit /@t[tid]/ "
+             "{@lat=hist(nsecs-@t[tid]); delete(@t[tid])}")
+BT_PGFAULT = "software:page-faults:1 /pid == {pid}/ { @[ustack] = count(); }"
+
+# ---------------------------------------------------------------------------
+# Workloads: argv ({secs}: window length, {loops}: perf bench loops, set by
+# a calibration run), the regex of the throughput it prints, its unit.
+PERF_OPS = r"(\d+) ops/sec"
+OWN_OPS = r"ops_per_sec: ([0-9.]+) ops: (\d+)"
+# The two ping-pong workloads are pinned to CPU 0: left free, the scheduler
+# puts both threads on one CPU or splits them run by run, and a split run is
+# several times slower (a wake-up IPI per hand-off in this VM), which makes
+# the untraced runs bimodal.  Pinned, every hand-off is a context switch on
+# CPU 0, the worst case for a scheduler tracer, and CPU 1 is left to
+# schedsilence's watch.
+WORKLOADS = {
+    "pipe": dict(argv="taskset -c 0 perf bench sched pipe -T -l {loops}", ops=PERF_OPS,
+                 unit="round trips/s", desc="perf bench sched pipe -T, two threads "
+                 "of one process (-p covers both) pinned to CPU 0"),
+    "syscall": dict(argv=WLBIN + "/syscall_loop {secs}", ops=OWN_OPS,
+                    unit="calls/s", desc="getppid() loop (bench/workloads/syscall_loop.c)"),
+    "fault": dict(argv=WLBIN + "/fault_loop {secs} 64", ops=OWN_OPS,
+                  unit="faults/s", desc="map 64 pages, touch each, unmap "
+                  "(bench/workloads/fault_loop.c)"),
+    "futex": dict(argv="taskset -c 0 " + WLBIN + "/futex_pingpong {secs}", ops=OWN_OPS,
+                  unit="round trips/s", desc="two threads pinned to CPU 0 hand a token "
+                  "through one futex word (bench/workloads/futex_pingpong.c)"),
+}
+
+# ---------------------------------------------------------------------------
+# The rows.  Adding a tool is one line here:
+#   (workload, label, command, goal)
+# command: a string (split like a shell would) or an argv list; {pid} is
+# the workload's PID, {other} the PID of an idle process (a filtered tool
+# watching someone else).  goal: the minimum ratio the tool's issue asks
+# for, or None.  A row whose program does not exist is skipped ("skipped:
+# not built").  A tracer counts as attached when it prints a line matching
+# READY on stderr, or else when its BPF link and perf event file
+# descriptors have stopped changing for ATTACH_SETTLE seconds.
+LBT = "/usr/sbin/"
+ROWS = [
+    ("pipe", "offcputime", "./offcputime", 0.90),
+    ("pipe", "offcputime -p PID", "./offcputime -p {pid}", None),
+    ("pipe", "offcputime -p OTHER", "./offcputime -p {other}", 0.98),
+    ("pipe", "libbpf-tools offcputime", LBT + "offcputime", None),
+    ("pipe", "libbpf-tools offcputime -p PID", LBT + "offcputime -p {pid}", None),
+    ("pipe", "libbpf-tools offcputime -p OTHER", LBT + "offcputime -p {other}", None),
+    ("pipe", "bpftrace off-CPU one-liner", ["bpftrace", "-e", BT_OFFCPU], None),
+    ("pipe", "libbpf-tools wakeuptime -p PID", LBT + "wakeuptime -p {pid}", None),
+    ("pipe", "wakers -p PID", "./wakers -p {pid}", 0.85),
+    ("pipe", "wakers -p OTHER", "./wakers -p {other}", 0.98),
+    ("pipe", "schedsilence -C 1", "./schedsilence -C 1", 0.98),
+    ("syscall", "libbpf-tools syscount -L -p PID", LBT + "syscount -L -p {pid}", None),
+    ("syscall", "libbpf-tools syscount -L -p OTHER", LBT + "syscount -L -p {other}", None),
+    ("syscall", "bpftrace syscall-latency one-liner, PID", ["bpftrace", "-e", BT_SYSLAT], None),
+    ("syscall", "bpftrace syscall-latency one-liner, OTHER",
+     ["bpftrace", "-e", BT_SYSLAT.replace("{pid}", "{other}")], None),
+    ("syscall", "syswatch -p PID", "./syswatch -p {pid}", 0.90),
+    ("syscall", "syswatch -p OTHER", "./syswatch -p {other}", 0.98),
+    ("fault", "bpftrace page-fault one-liner, PID", ["bpftrace", "-e", BT_PGFAULT], None),
+    ("fault", "bpftrace page-fault one-liner, OTHER",
+     ["bpftrace", "-e", BT_PGFAULT.replace("{pid}", "{other}")], None),
+    ("fault", "pfwatch -p PID", "./pfwatch -p {pid}", None),
+    ("fault", "pfwatch --dwarf -p PID", "./pfwatch --dwarf -p {pid}", None),
+    ("fault", "pfwatch -p OTHER", "./pfwatch -p {other}", 0.97),
+    ("futex", "offcputime -p PID", "./offcputime -p {pid}", None),
+    ("futex", "offcputime --dwarf -p PID", "./offcputime --dwarf -p {pid}", None),
+    ("futex", "libbpf-tools offcputime -p PID", LBT + "offcputime -p {pid}", None),
+    ("futex", "libbpf-tools wakeuptime -p PID", LBT + "wakeuptime -p {pid}", None),
+    ("futex", "wakers -p PID", "./wakers -p {pid}", None),
+    ("futex", "wakers --dwarf -p PID", "./wakers --dwarf -p {pid}", None),
+]
+
+# The report-time test: offcputime on stacks10k (10,000 distinct paths),
+# both with room for them (a stack map of 131072 buckets keeps the stacks
+# lost to hash collisions near 4%).
+STACKS_ROWS = [
+    ("offcputime", "./offcputime -p {pid} --stack-storage-size 131072"),
+    ("libbpf-tools offcputime", LBT + "offcputime -p {pid} --stack-storage-size 131072"),
+]
+STACKS_LEAF = "stk_leaf"
+
+READY = re.compile(r"\btracing\b", re.I)
+# Programs that print a line (stdout or stderr) just before they attach:
+# their fds are only watched from then on, so that a pause between making
+# their maps (perf buffers are perf event fds too) and attaching cannot
+# pass for "attached".
+GATE = {"bpftrace": re.compile(r"Attaching \d+ probe")}
+ATTACH_SETTLE = 0.2
+ATTACH_TIMEOUT = 30.0
+EXIT_TIMEOUT = 20.0
+RESEND_AFTER = 5.0
+MAX_FAILURES = 2	# a row that fails this often is dropped from the run
+POLL = 0.002
+
+# ---------------------------------------------------------------------------
+# Processes
+
+
+class Proc:
+    """A child started with posix_spawn; waited for with wait4 (rusage)."""
+
+    def __init__(self, argv, out, err, stopped=False):
+        if stopped:
+            argv = ["sh", "-c", 'kill -STOP $$; exec "$@"', "sh"] + argv
+        self.argv = argv
+        fa = [(os.POSIX_SPAWN_OPEN, 0, "/dev/null", os.O_RDONLY, 0),
+              (os.POSIX_SPAWN_OPEN, 1, out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
+              (os.POSIX_SPAWN_OPEN, 2, err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)]
+        self.t0 = time.monotonic()
+        self.pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=fa,
+                                   setsigdef=(signal.SIGINT, signal.SIGTERM,
+                                              signal.SIGPIPE, signal.SIGXFSZ))
+        self.pidfd = os.pidfd_open(self.pid)
+        self.out, self.err = out, err
+        self.rc = None
+        self.rusage = None
+        self.hwm_kb = None
+        if stopped:
+            _, st = os.waitpid(self.pid, os.WUNTRACED)
+            if not os.WIFSTOPPED(st):
+                self._reap_status(st, None)
+
+    def _reap_status(self, st, ru):
+        self.rc = os.waitstatus_to_exitcode(st)
+        self.rusage = ru
+        os.close(self.pidfd)
+
+    def alive(self):
+        if self.rc is not None:
+            return False
+        pid, st, ru = os.wait4(self.pid, os.WNOHANG)
+        if pid == 0:
+            return True
+        self._reap_status(st, ru)
+        return False
+
+    def sample(self):
+        """Reads the high-water mark of its RSS (VmHWM).  wait4's ru_maxrss
+        cannot be used: posix_spawn's vfork child starts on this Python's
+        memory, whose high-water mark the kernel carries across exec."""
+        try:
+            with open(f"/proc/{self.pid}/status") as f:
+                for line in f:
+                    if line.startswith("VmHWM:"):
+                        self.hwm_kb = max(self.hwm_kb or 0, int(line.split()[1]))
+                        break
+        except (OSError, ValueError):
+            pass
+
+    def wait(self, timeout, sample=False):
+        """Waits up to timeout s; returns True when it has exited.  With
+        sample, reads VmHWM every POLL s until the end."""
+        if self.rc is not None:
+            return True
+        end = time.monotonic() + timeout
+        while True:
+            left = end - time.monotonic()
+            if sample:
+                self.sample()
+            r, _, _ = select.select([self.pidfd], [], [],
+                                    max(0, min(left, POLL) if sample else left))
+            if r:
+                break
+            if time.monotonic() >= end:
+                return False
+        _, st, ru = os.wait4(self.pid, 0)
+        self._reap_status(st, ru)
+        return True
+
+    def signal(self, sig):
+        if self.rc is None:
+            try:
+                os.kill(self.pid, sig)
+            except ProcessLookupError:
+                pass
+
+    def stop(self, timeout=EXIT_TIMEOUT):
+        """SIGINT, then waits; a second SIGINT after RESEND_AFTER s (bpftrace
+        0.17 can miss one that lands between two polls: self.resent is
+        then set); SIGKILL if it has not exited after timeout s.  Returns
+        the seconds it took to exit after the first SIGINT, or None (then
+        self.hung tells where it was)."""
+        t = time.monotonic()
+        self.signal(signal.SIGINT)
+        self.resent = False
+        if not self.wait(RESEND_AFTER, sample=True):
+            self.resent = True
+            self.signal(signal.SIGINT)
+        if self.wait(timeout, sample=True):
+            return time.monotonic() - t
+        self.hung = where(self.pid)
+        self.signal(signal.SIGKILL)
+        self.wait(10)
+        return None
+
+    def kill(self):
+        self.signal(signal.SIGKILL)
+        self.wait(10)
+
+
+def where(pid):
+    """State and kernel wait channel of a process that does not exit."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+        with open(f"/proc/{pid}/wchan") as f:
+            wchan = f.read().strip()
+        return f"state {state}, in {wchan or '?'}"
+    except OSError:
+        return "state unknown"
+
+
+def attach_fds(pid):
+    """Number of BPF link and perf event fds the process holds."""
+    n = 0
+    try:
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            try:
+                link = os.readlink(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if link in ("anon_inode:bpf_link", "anon_inode:[perf_event]"):
+                n += 1
+    except OSError:
+        pass
+    return n
+
+
+def first_line(path):
+    try:
+        with open(path, errors="replace") as f:
+            for line in f:
+                line = line.strip()
+                if line and "RLIMIT_MEMLOCK" not in line:
+                    return line[:160]
+    except OSError:
+        pass
+    return ""
+
+
+class Tail:
+    """What a child has written so far to a file."""
+
+    def __init__(self, path):
+        self.path, self.off, self.text = path, 0, ""
+
+    def read(self):
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.off)
+                data = f.read()
+        except OSError:
+            return self.text
+        self.off += len(data)
+        self.text += data.decode(errors="replace")
+        return self.text
+
+
+def wait_attached(tr):
+    """Waits until the tracer is attached.  Returns the start-up time in
+    seconds, or raises RuntimeError with the tracer's first error line."""
+    err, out = Tail(tr.err), Tail(tr.out)
+    gate = GATE.get(os.path.basename(tr.argv[0]))
+    count, changed = 0, None
+    while True:
+        now = time.monotonic()
+        if not tr.alive():
+            raise RuntimeError(f"exited {tr.rc} before attaching: {first_line(tr.err)}")
+        tr.sample()
+        if READY.search(err.read()):
+            return now - tr.t0
+        if now - tr.t0 > ATTACH_TIMEOUT:
+            raise RuntimeError(f"not attached after {ATTACH_TIMEOUT:.0f} s")
+        if gate:
+            if not gate.search(out.read() + err.text):
+                time.sleep(POLL)
+                continue
+            gate = None
+        c = attach_fds(tr.pid)
+        if c != count:
+            count, changed = c, now
+        elif count and now - changed >= ATTACH_SETTLE:
+            return changed - tr.t0
+        time.sleep(POLL)
+
+
+# ---------------------------------------------------------------------------
+# Runs
+
+
+class Bench:
+    def __init__(self, args, tmp):
+        self.args = args
+        self.tmp = tmp
+        self.seq = 0
+        self.loops = {}
+        self.other = None
+
+    def path(self, what):
+        self.seq += 1
+        return os.path.join(self.tmp, f"{self.seq:05d}.{what}")
+
+    def wl_argv(self, name):
+        w = WORKLOADS[name]
+        return shlex.split(w["argv"].format(secs=self.args.secs,
+                                            loops=self.loops.get(name, 1000)))
+
+    def calibrate(self, names):
+        """perf bench takes a loop count, not a duration: one untraced run
+        sets the count that lasts about --secs."""
+        for name in names:
+            if "{loops}" not in WORKLOADS[name]["argv"]:
+                continue
+            self.loops[name] = 5000
+            rate = self.workload(name)["ops"]
+            self.loops[name] = max(1000, int(rate * self.args.secs))
+
+    def recalibrate(self, name, untraced):
+        """Follows the machine's load: the loop count that the median of
+        the last untraced runs would need for --secs."""
+        if name in self.loops:
+            rate = med([u["ops"] for u in untraced[-3:]])
+            self.loops[name] = max(1000, int(rate * self.args.secs))
+
+    def workload(self, name, tracer=None):
+        """Runs one workload, traced by argv `tracer` if given.  Returns a
+        dict: ops (throughput), ops_per_cpu_s (operations per second of CPU
+        time of the workload), and the tracer's start-up, stop time, peak
+        RSS and CPU time when traced."""
+        loops = self.loops.get(name)
+        wl = Proc(self.wl_argv(name), self.path("wl.out"), self.path("wl.err"),
+                  stopped=True)
+        if self.args.nice:
+            os.setpriority(os.PRIO_PROCESS, wl.pid, self.args.nice)
+        tr, info = None, None
+        try:
+            if tracer:
+                argv = subst(tracer, pid=wl.pid, other=self.other)
+                tr = Proc(argv, self.path("tr.out"), self.path("tr.err"))
+                info = {"startup_s": wait_attached(tr)}
+            wl.signal(signal.SIGCONT)
+            if not wl.wait(self.args.secs * 20 + 30):
+                raise RuntimeError("workload did not finish")
+            if wl.rc != 0:
+                raise RuntimeError(f"workload exited {wl.rc}: {first_line(wl.err)}")
+            with open(wl.out, errors="replace") as f:
+                m = re.search(WORKLOADS[name]["ops"], f.read())
+            if not m:
+                raise RuntimeError(f"no throughput in the output of {wl.argv[4:]}")
+            total = int(m.group(2)) if m.re.groups > 1 else loops
+            cpu = wl.rusage.ru_utime + wl.rusage.ru_stime
+            res = {"ops": float(m.group(1)),
+                   "ops_per_cpu_s": total / cpu if cpu > 0 else None}
+            if tr:
+                res.update(info)
+                res.update(self.stop_tracer(tr))
+            return res
+        finally:
+            wl.kill()
+            if tr:
+                tr.kill()
+
+    @staticmethod
+    def stop_tracer(tr):
+        tr.sample()
+        exited_early = not tr.alive()
+        t = 0.0 if exited_early else tr.stop()
+        if t is None:
+            raise RuntimeError(f"did not exit within {EXIT_TIMEOUT:.0f} s of SIGINT "
+                               f"({tr.hung}); killed")
+        ru = tr.rusage
+        info = {"report_s": t, "rc": tr.rc, "second_sigint": getattr(tr, "resent", False),
+                "maxrss_kb": tr.hwm_kb,
+                "cpu_s": ru.ru_utime + ru.ru_stime if ru else None}
+        # 1 is a verdict (schedsilence, --check), not a failure
+        if tr.rc not in (0, 1):
+            raise RuntimeError(f"exited {tr.rc}: {first_line(tr.err)}")
+        return info
+
+
+def subst(argv, **values):
+    """Replaces {pid} and {other} in each argument (plain text replacement:
+    bpftrace programs are full of other braces)."""
+    out = []
+    for a in argv:
+        for k, v in values.items():
+            a = a.replace("{%s}" % k, str(v))
+        out.append(a)
+    return out
+
+
+def row_argv(cmd):
+    return shlex.split(cmd) if isinstance(cmd, str) else list(cmd)
+
+
+def row_missing(argv):
+    prog = argv[0]
+    if "/" in prog:
+        p = prog if os.path.isabs(prog) else os.path.join(ROOT, prog)
+        return not (os.path.isfile(p) and os.access(p, os.X_OK))
+    return shutil.which(prog) is None
+
+
+def med(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def run_overhead(b, rows, log):
+    """The A/B/A/B rounds.  Returns per-workload results."""
+    results = {}
+    names = [n for n in WORKLOADS if any(r["workload"] == n for r in rows)]
+    for n in names:
+        results[n] = {"untraced": [], "rows": [r for r in rows if r["workload"] == n]}
+    for rnd in range(1, b.args.rounds + 1):
+        for n in names:
+            res = results[n]
+            active = [r for r in res["rows"] if not r.get("gave_up")]
+            random.shuffle(active)
+            before = b.workload(n)
+            res["untraced"].append(before)
+            b.recalibrate(n, res["untraced"])
+            for r in active:
+                try:
+                    info = b.workload(n, r["argv"])
+                except RuntimeError as e:
+                    r["errors"].append(str(e))
+                    log(f"  {n:10s} {r['label']}: FAILED: {e}")
+                    # a tracer that cannot start at all is not tried again
+                    if len(r["errors"]) >= MAX_FAILURES or not r["runs"] and \
+                            "before attaching" in str(e):
+                        r["gave_up"] = True
+                    continue
+                after = b.workload(n)
+                res["untraced"].append(after)
+                b.recalibrate(n, res["untraced"])
+                info["ratio"] = info["ops"] / ((before["ops"] + after["ops"]) / 2)
+                e0, e1 = before["ops_per_cpu_s"], after["ops_per_cpu_s"]
+                if e0 and e1 and info["ops_per_cpu_s"]:
+                    info["cpu_ratio"] = info["ops_per_cpu_s"] / ((e0 + e1) / 2)
+                r["runs"].append(info)
+                before = after
+            log(f"  round {rnd}/{b.args.rounds} {n}: untraced median "
+                f"{med([u['ops'] for u in res['untraced']]):.0f} {WORKLOADS[n]['unit']}")
+    return results
+
+
+def summarize_row(r):
+    runs = r["runs"]
+    out = {"workload": r["workload"], "tracer": r["label"],
+           "command": " ".join(shlex.quote(a) for a in r["argv"]),
+           "goal": r["goal"], "runs": len(runs)}
+    if r.get("skipped"):
+        out["status"] = "skipped: not built"
+        return out
+    if not runs:
+        out["status"] = "failed: " + r["errors"][0]
+        return out
+    out["status"] = "ok"
+    if r["errors"]:
+        out["failed_runs"] = r["errors"]
+    out["second_sigint_runs"] = sum(1 for x in runs if x["second_sigint"])
+    ratios = [x["ratio"] for x in runs]
+    cpu_ratios = [x["cpu_ratio"] for x in runs if x.get("cpu_ratio")]
+    out.update(median_ops=med([x["ops"] for x in runs]),
+               ratio=med(ratios), ratio_min=min(ratios), ratio_max=max(ratios),
+               cpu_ratio=med(cpu_ratios),
+               cpu_ratio_min=min(cpu_ratios, default=None),
+               cpu_ratio_max=max(cpu_ratios, default=None),
+               peak_rss_mb=med([x["maxrss_kb"] for x in runs]) / 1024,
+               cpu_s=med([x["cpu_s"] for x in runs]),
+               startup_s=med([x["startup_s"] for x in runs]),
+               startup_min_s=min(x["startup_s"] for x in runs),
+               startup_max_s=max(x["startup_s"] for x in runs),
+               stop_s=med([x["report_s"] for x in runs]))
+    if r["goal"] is not None:
+        out["goal_met"] = out["ratio"] >= r["goal"]
+        if out["cpu_ratio"] is not None:
+            out["goal_met_per_cpu_s"] = out["cpu_ratio"] >= r["goal"]
+    return out
+
+
+def summarize_workload(n, rows, untraced):
+    ops = [u["ops"] for u in untraced]
+    eff = [u["ops_per_cpu_s"] for u in untraced if u["ops_per_cpu_s"]]
+    m, me = med(ops), med(eff)
+    return {"desc": WORKLOADS[n]["desc"], "unit": WORKLOADS[n]["unit"],
+            "argv": WORKLOADS[n]["argv"].replace(WLBIN + "/", "build/bench/"),
+            "untraced_ops": ops, "untraced_ops_per_cpu_s": eff,
+            "median_ops": m, "median_ops_per_cpu_s": me,
+            "spread_min": min(ops) / m if ops else None,
+            "spread_max": max(ops) / m if ops else None,
+            "cpu_spread_min": min(eff) / me if eff else None,
+            "cpu_spread_max": max(eff) / me if eff else None,
+            "rows": [summarize_row(r) for r in rows]}
+
+
+def run_stacks(b, log):
+    """Time from SIGINT to exit (the final report) with ~10,000 stacks."""
+    out = []
+    rows = [(lab, row_argv(cmd)) for lab, cmd in STACKS_ROWS]
+    res = {lab: [] for lab, _ in rows}
+    errors = {}
+    for rnd in range(b.args.stack_rounds):
+        random.shuffle(rows)
+        for lab, argv in rows:
+            if lab in errors:
+                continue
+            if row_missing(argv):
+                errors[lab] = "skipped: not built"
+                continue
+            try:
+                res[lab].append(stacks_once(b, argv))
+            except RuntimeError as e:
+                errors[lab] = "failed: " + str(e)
+                log(f"  stacks {lab}: FAILED: {e}")
+    for lab, argv in sorted(rows):
+        runs = res[lab]
+        o = {"tracer": lab, "command": " ".join(argv), "runs": len(runs)}
+        if not runs:
+            o["status"] = errors.get(lab, "no run")
+        else:
+            t = [x["report_s"] for x in runs]
+            o.update(status="ok", report_s=med(t), report_min_s=min(t),
+                     report_max_s=max(t),
+                     stacks=med([x["stacks"] for x in runs]),
+                     output_bytes=med([x["bytes"] for x in runs]),
+                     peak_rss_mb=med([x["maxrss_kb"] for x in runs]) / 1024,
+                     cpu_s=med([x["cpu_s"] for x in runs]),
+                     startup_s=med([x["startup_s"] for x in runs]),
+                     lost_line=runs[-1]["lost"])
+        out.append(o)
+    return out
+
+
+def stacks_once(b, argv):
+    wl = Proc([os.path.join(WLBIN, "stacks10k"), "4"], b.path("st.out"),
+              b.path("st.err"), stopped=True)
+    tr = None
+    try:
+        tr = Proc(subst(argv, pid=wl.pid), b.path("tr.out"),
+                  b.path("tr.err"))
+        info = {"startup_s": wait_attached(tr)}
+        wl.signal(signal.SIGCONT)
+        deadline = time.monotonic() + 120
+        while True:
+            with open(wl.out) as f:
+                if "done" in f.read():
+                    break
+            if not wl.alive() or time.monotonic() > deadline:
+                raise RuntimeError("stacks10k did not finish")
+            time.sleep(0.01)
+        time.sleep(0.2)		# let the last blocks be accounted
+        info.update(Bench.stop_tracer(tr))
+        with open(tr.out, errors="replace") as f:
+            text = f.read()
+        info["stacks"] = text.count(STACKS_LEAF)
+        info["bytes"] = len(text.encode())
+        with open(tr.err, errors="replace") as f:
+            lost = [line.strip() for line in f if re.search(r"lost|missed", line, re.I)
+                    and not line.strip().startswith("[Missed")]
+            f.seek(0)
+            text += f.read()
+        info["lost"] = lost[0] if lost else ""
+        # libbpf-tools counts nothing: every stack it could not store is
+        # merged into one entry per thread marked [Missed User Stack]
+        for kind in ("User", "Kernel"):
+            n = text.count(f"[Missed {kind} Stack]")
+            if n:
+                info["lost"] += (f"{'; ' if info['lost'] else ''}{n} entr"
+                                 f"{'y' if n == 1 else 'ies'} [Missed {kind} Stack] "
+                                 "(not counted: lost stacks merged)")
+        return info
+    finally:
+        wl.kill()
+        if tr:
+            tr.kill()
+
+
+# ---------------------------------------------------------------------------
+# Machine, tables, files
+
+
+def machine():
+    def sh(cmd):
+        try:
+            return subprocess.run(cmd, capture_output=True, text=True,
+                                  timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+    cpu = ""
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    mem = 0
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith("MemTotal:"):
+                mem = int(line.split()[1]) // 1024
+    vers = {}
+    for p in ("libbpf-tools", "bpftrace", "linux-perf", "libbpf1"):
+        v = sh(["dpkg-query", "-W", "-f=${Version}", p])
+        if v:
+            vers[p] = v
+    return {"nproc": os.cpu_count(), "kernel": platform.release(),
+            "cpu_model": cpu or platform.processor(), "mem_mb": mem,
+            "arch": platform.machine(), "loadavg_start": os.getloadavg()[0],
+            "packages": vers,
+            "commit": sh(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"])}
+
+
+def fmt(x, spec, dash="-"):
+    return dash if x is None else format(x, spec)
+
+
+def span(lo, hi):
+    return "" if lo is None else f"{lo:.2f}-{hi:.2f}"
+
+
+def table_rows(summary):
+    """(header, rows) of the main table, as strings."""
+    head = ["workload", "tracer", "median ops/s", "ratio", "min-max", "goal",
+            "ratio per CPU-s", "min-max", "peak RSS MB", "CPU s", "start s"]
+    rows = []
+    for w, res in summary["workloads"].items():
+        if res["median_ops"] is None:
+            rows.append([w, "untraced", "not run (no row to compare)"] + [""] * 8)
+        else:
+            rows.append([w, "untraced", fmt(res["median_ops"], ".0f"), "1.00",
+                         span(res["spread_min"], res["spread_max"]), "", "1.00",
+                         span(res["cpu_spread_min"], res["cpu_spread_max"]), "", "", ""])
+        for r in res["rows"]:
+            if "ratio" not in r:
+                st = r["status"] if len(r["status"]) <= 72 else r["status"][:69] + "..."
+                rows.append([w, r["tracer"], st] + [""] * 8)
+                continue
+            goal = ""
+            if r["goal"] is not None:
+                both = (r["goal_met"], r.get("goal_met_per_cpu_s", r["goal_met"]))
+                goal = (">=%.2f " % r["goal"]) + {
+                    (True, True): "met", (False, False): "MISSED",
+                    (True, False): "met on wall clock only",
+                    (False, True): "met per CPU-s only"}[both]
+            fails = f" ({len(r['failed_runs'])} failed)" if r.get("failed_runs") else ""
+            if r["second_sigint_runs"]:
+                fails += f" ({r['second_sigint_runs']} needed a 2nd SIGINT)"
+            rows.append([w, r["tracer"] + fails, fmt(r["median_ops"], ".0f"),
+                         f"{r['ratio']:.2f}", span(r["ratio_min"], r["ratio_max"]), goal,
+                         fmt(r["cpu_ratio"], ".2f"),
+                         span(r["cpu_ratio_min"], r["cpu_ratio_max"]),
+                         f"{r['peak_rss_mb']:.1f}", f"{r['cpu_s']:.2f}",
+                         f"{r['startup_s']:.3f}"])
+    return head, rows
+
+
+def stacks_rows(summary):
+    head = ["tracer", "report s (median)", "min-max", "stacks printed",
+            "output KB", "peak RSS MB", "CPU s", "start s", "lost (its own count)"]
+    rows = []
+    for s in summary["stacks"]:
+        if s["status"] != "ok":
+            rows.append([s["tracer"], s["status"]] + [""] * 7)
+            continue
+        rows.append([s["tracer"], f"{s['report_s']:.3f}",
+                     f"{s['report_min_s']:.3f}-{s['report_max_s']:.3f}",
+                     f"{s['stacks']:.0f}", f"{s['output_bytes'] / 1024:.0f}",
+                     f"{s['peak_rss_mb']:.1f}", f"{s['cpu_s']:.2f}",
+                     f"{s['startup_s']:.3f}", s["lost_line"] or "none reported"])
+    return head, rows
+
+
+def text_table(head, rows):
+    w = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+    lines = ["  ".join(str(x).ljust(n) for x, n in zip(head, w)).rstrip()]
+    lines.append("  ".join("-" * n for n in w))
+    for r in rows:
+        lines.append("  ".join(str(x).ljust(n) for x, n in zip(r, w)).rstrip())
+    return "\n".join(lines)
+
+
+def md_table(head, rows):
+    esc = [[str(x).replace("|", "\\|") for x in r] for r in [head] + rows]
+    out = ["| " + " | ".join(esc[0]) + " |",
+           "|" + "|".join(" --- " for _ in head) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in esc[1:]]
+    return "\n".join(out)
+
+
+def markdown(summary):
+    m = summary["machine"]
+    p = summary["params"]
+    lines = [
+        f"Results of {summary['date']} ({'quick' if p['quick'] else 'full'} run, "
+        f"{p['rounds']} rounds of {p['secs']} s windows, {summary['elapsed_s']:.0f} s in all), "
+        f"commit {m['commit'] or '?'}.",
+        "",
+        f"Machine: {m['nproc']} CPUs, {m['cpu_model']}, {m['mem_mb'] // 1024} GiB, "
+        f"kernel {m['kernel']} ({m['arch']}); load average {m['loadavg_start']:.2f} at "
+        f"the start, {m['loadavg_end']:.2f} at the end; "
+        + ", ".join(f"{k} {v}" for k, v in m["packages"].items()) + ".",
+        "",
+        "Throughput traced / untraced, on the wall clock (ratio) and per CPU second "
+        "of the workload (median over rounds, min-max of the ratio; the untraced row "
+        "shows the spread of untraced runs around their median, the noise floor). "
+        "Peak RSS (VmHWM) and CPU time are the tracer's own, start-up to exit; "
+        "start s is the time from exec until attached.",
+        "",
+        md_table(*table_rows(summary)),
+        "",
+        "Workloads: " + "; ".join(f"{n}: {w['desc']}" for n, w in WORKLOADS.items()
+                                  if n in summary["workloads"]) + ".",
+        "",
+        "Final report with ~10,000 unique stacks (bench/workloads/stacks10k.c: "
+        "10,000 distinct call paths, each blocking once; report s = SIGINT until exit):",
+        "",
+        md_table(*stacks_rows(summary)),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+DOC_BEGIN = "<!-- bench results: begin (written by bench/bench.py) -->"
+DOC_END = "<!-- bench results: end -->"
+
+
+def update_doc(md, mdpath):
+    try:
+        with open(DOC) as f:
+            doc = f.read()
+    except OSError:
+        return False
+    if DOC_BEGIN not in doc or DOC_END not in doc:
+        return False
+    rel = os.path.relpath(mdpath, os.path.dirname(DOC))
+    body = f"{DOC_BEGIN}\n(from [{os.path.basename(mdpath)}]({rel}))\n\n{md}{DOC_END}"
+    a, rest = doc.split(DOC_BEGIN, 1)
+    _, b = rest.split(DOC_END, 1)
+    with open(DOC + ".tmp", "w") as f:
+        f.write(a + body + b)
+    os.replace(DOC + ".tmp", DOC)
+    return True
+
+
+# ---------------------------------------------------------------------------
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Overhead of each tracer on known workloads.")
+    ap.add_argument("--quick", action="store_true",
+                    help="2 rounds of 0.3 s windows, one report-time run (under 2 minutes)")
+    ap.add_argument("--rounds", type=int, help="A/B rounds (default 7, quick 2)")
+    ap.add_argument("--secs", type=float, help="window of one run in s (default 1, quick 0.3)")
+    ap.add_argument("--nice", type=int, default=-10,
+                    help="nice value of the workloads (default -10: other jobs on a "
+                    "shared machine disturb the windows less; 0 leaves it alone)")
+    ap.add_argument("--only", metavar="REGEX",
+                    help="only the rows whose 'workload tracer' matches REGEX")
+    ap.add_argument("--no-stacks", action="store_true", help="skip the report-time test")
+    ap.add_argument("--docs", choices=("auto", "yes", "no"), default="auto",
+                    help="quote the results in docs/PERFORMANCE.md (auto: full runs only)")
+    ap.add_argument("--seed", type=int, help="seed of the random row order")
+    a = ap.parse_args()
+    a.rounds = a.rounds or (2 if a.quick else 7)
+    a.secs = a.secs or (0.3 if a.quick else 1.0)
+    a.stack_rounds = 1 if a.quick else 3
+    if a.rounds < 1 or a.rounds > 100 or not 0.05 <= a.secs <= 60 or \
+            not -20 <= a.nice <= 19:
+        ap.error("--rounds must be 1-100, --secs 0.05-60 and --nice -20-19")
+    if os.geteuid() != 0:
+        print("bench: must run as root (the tracers load BPF)", file=sys.stderr)
+        return 3
+    random.seed(a.seed)
+    os.chdir(ROOT)
+
+    def log(s):
+        print(s, file=sys.stderr, flush=True)
+
+    rows, skipped = [], []
+    only = re.compile(a.only) if a.only else None
+    for wl, label, cmd, goal in ROWS:
+        if only and not only.search(f"{wl} {label}"):
+            continue
+        r = {"workload": wl, "label": label, "argv": row_argv(cmd), "goal": goal,
+             "runs": [], "errors": []}
+        if row_missing(r["argv"]):
+            r["skipped"] = True
+            skipped.append(r)
+            log(f"  {wl:10s} {label}: skipped: not built")
+        rows.append(r)
+    if not rows:
+        print(f"bench: no row matches --only '{a.only}'", file=sys.stderr)
+        return 2
+    active = [r for r in rows if not r.get("skipped")]
+
+    started = time.monotonic()
+    date = datetime.datetime.now(datetime.timezone.utc)
+    mach = machine()
+    log(f"bench: {len(active)} rows ({len(skipped)} skipped), {a.rounds} rounds "
+        f"of {a.secs} s, on {mach['nproc']} CPUs, kernel {mach['kernel']}")
+    tmp = tempfile.mkdtemp(prefix="bench.")
+    b = Bench(a, tmp)
+    other = Proc(["sleep", "100000"], "/dev/null", "/dev/null")
+    b.other = other.pid
+    try:	# each run kills what it started; this is for the rest
+        b.calibrate(sorted({r["workload"] for r in active}))
+        results = run_overhead(b, active, log)
+        stacks = []
+        if not a.no_stacks and not only:
+            log("  report time with ~10,000 unique stacks")
+            stacks = run_stacks(b, log)
+    finally:
+        other.kill()
+        shutil.rmtree(tmp, ignore_errors=True)
+    summary = {"date": date.strftime("%Y-%m-%d %H:%M UTC"), "machine": mach,
+               "params": {"quick": a.quick, "rounds": a.rounds, "secs": a.secs,
+                          "nice": a.nice,
+                          "loops": b.loops, "stack_rounds": a.stack_rounds,
+                          "only": a.only, "seed": a.seed},
+               "workloads": {}, "stacks": stacks}
+    for n in WORKLOADS:
+        wr = [r for r in rows if r["workload"] == n]
+        if wr:
+            summary["workloads"][n] = summarize_workload(
+                n, wr, results.get(n, {}).get("untraced", []))
+    mach["loadavg_end"] = os.getloadavg()[0]
+    summary["elapsed_s"] = time.monotonic() - started
+
+    print()
+    print(text_table(*table_rows(summary)))
+    if stacks:
+        print()
+        print("Final report with ~10,000 unique stacks (SIGINT until exit):")
+        print(text_table(*stacks_rows(summary)))
+    os.makedirs(RESULTS, exist_ok=True)
+    stem = date.strftime("%Y-%m-%d_%H%M%S") + ("-quick" if a.quick else "")
+    if only:
+        stem += "-partial"
+    jpath = os.path.join(RESULTS, stem + ".json")
+    mpath = os.path.join(RESULTS, stem + ".md")
+    with open(jpath, "w") as f:
+        json.dump(summary, f, indent=1)
+        f.write("\n")
+    md = markdown(summary)
+    with open(mpath, "w") as f:
+        f.write(f"# Benchmark results {summary['date']}\n\n" + md)
+    print(f"\nwrote {os.path.relpath(jpath, ROOT)} and {os.path.relpath(mpath, ROOT)}")
+    docs = a.docs == "yes" or (a.docs == "auto" and not a.quick and not only)
+    if docs:
+        if update_doc(md, mpath):
+            print(f"updated {os.path.relpath(DOC, ROOT)}")
+        else:
+            print(f"bench: {os.path.relpath(DOC, ROOT)} has no results markers; not updated",
+                  file=sys.stderr)
+    print(f"bench: {summary['elapsed_s']:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

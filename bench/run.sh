@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# make bench: builds the benchmark workloads, checks what the anchors need,
+# and runs bench/bench.py (all options pass through; --help lists them).
+#   bench/run.sh            full run (5 rounds of 2 s windows, < 20 min)
+#   bench/run.sh --quick    2 rounds of 0.4 s windows (< 2 min)
+#   bench/run.sh --only 'syscall'   only the rows matching a regex
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+case " $* " in *" -h "*|*" --help "*) exec python3 bench/bench.py --help ;; esac
+if [ "$(id -u)" != 0 ]; then
+	echo "bench: must run as root (the tracers load BPF)" >&2
+	exit 3
+fi
+
+# The anchors (libbpf-tools, bpftrace, perf): installed when missing.
+scripts/deps.sh --bench || { echo "bench: missing packages (scripts/deps.sh --bench)" >&2; exit 3; }
+
+# Workloads: built like tests/workloads (frame pointers), and with no
+# sibling calls or identical-code folding, so that stacks10k's 10,000
+# call paths stay distinct.
+out=build/bench
+mkdir -p "$out"
+for src in bench/workloads/*.c; do
+	bin=$out/$(basename "$src" .c)
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ bench/workloads/bench_wl.h -nt "$bin" ] ||
+	   [ tests/workloads/wl.h -nt "$bin" ]; then
+		printf '  %-8s %s\n' CC "$bin"
+		${CC:-cc} -O1 -g -pthread -Wall -Wextra -D_GNU_SOURCE -fno-omit-frame-pointer \
+			-fno-optimize-sibling-calls -fno-ipa-icf -Itests/workloads \
+			"$src" -o "$bin"
+	fi
+done
+
+# bpftrace and libbpf-tools' tracepoint programs find tracepoints through
+# tracefs (the suite's tools do not need it): mount it for the run if it
+# is not there, and unmount it afterwards.
+mounted=
+if [ ! -d /sys/kernel/tracing/events ]; then
+	if mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
+		mounted=1
+		echo "bench: mounted tracefs on /sys/kernel/tracing for the anchors (unmounted at the end)" >&2
+	else
+		echo "bench: tracefs not mounted and cannot be: bpftrace and syscount rows will fail" >&2
+	fi
+fi
+rc=0
+python3 bench/bench.py "$@" || rc=$?
+if [ -n "$mounted" ]; then
+	umount /sys/kernel/tracing 2>/dev/null || true
+fi
+exit "$rc"
