@@ -170,7 +170,9 @@ start_wl_held diag_latency 1 3 1 1 3
 read -r DPID DHOT DSTATS DFLUSH <"$WL_OUT"
 "$BIN/wakers" -t "$DHOT" -j -d 30 >"$T/dg.wk" 2>"$T/dg.wk.err" &
 wk=$!
-"$BIN/offcputime" -t "$DHOT" -j -d 30 >"$T/dg.oc" 2>"$T/dg.oc.err" &
+# (--state S: the blocks on the lock; a preemption by the intruder while
+# in book_lock_wait would be a runnable wait, counted apart)
+"$BIN/offcputime" -t "$DHOT" --state S -j -d 30 >"$T/dg.oc" 2>"$T/dg.oc.err" &
 oc=$!
 wait_line "$T/dg.wk.err" tracing
 wait_line "$T/dg.oc.err" tracing
