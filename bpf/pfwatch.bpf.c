@@ -13,11 +13,13 @@
 #include "filter.bpf.h"
 #include "losses.bpf.h"
 #include "announce.bpf.h"
+#include "ustack.bpf.h"
 #include "tp.bpf.h"
 
 const volatile bool want_ustack = true;
 const volatile bool want_kstack = true;
 const volatile bool want_names = true;	/* announce regions for mapping names */
+const volatile bool dwarf_mode = false;
 
 /* Written by user space while running (.bss) */
 __u64 warmup_end_ns;	/* bpf_ktime_get_ns() before which faults are warm-up;
@@ -120,6 +122,31 @@ static __always_inline void announce_region(struct last_seen *last, __u32 tgid,
 	bpf_ringbuf_submit(e, 0);
 }
 
+/* --dwarf: the fault goes to user space after its sample; false if it
+ * could not (the caller counts it in the map instead) */
+static __always_inline bool fault_send(struct pf_key *key, __u64 seq, __u64 addr,
+				       bool major)
+{
+	struct pf_fault *f;
+
+	if (!seq)
+		return false;
+	f = bpf_ringbuf_reserve(&ustack_rb, sizeof(*f), 0);
+	if (!f) {
+		loss_inc(LOSS_RINGBUF);
+		key->ustack = PF_USTACK_LOST;	/* keep the count, not the stack */
+		return false;
+	}
+	f->type = PF_EV_FAULT;
+	f->major = major;
+	f->seq = seq;
+	f->addr = addr;
+	f->key = *key;
+	bpf_get_current_comm(&f->comm, sizeof(f->comm));
+	bpf_ringbuf_submit(f, 0);
+	return true;
+}
+
 /* With dedupe, only the first of our events seen for a thread counts it */
 static __always_inline bool duplicate(void *ctx, __u32 tid)
 {
@@ -149,7 +176,7 @@ static __always_inline int handle_fault(struct bpf_perf_event_data *ctx, bool ma
 	struct pf_val *val, zero = {};
 	struct last_seen *last;
 	__u32 zero_key = 0;
-	__u64 addr, ip;
+	__u64 addr, ip, seq = 0;
 
 	if (!tid || !target_task(tgid, tid))
 		return 0;
@@ -169,8 +196,13 @@ static __always_inline int handle_fault(struct bpf_perf_event_data *ctx, bool ma
 	key.kstack = -1;
 	last = bpf_map_lookup_elem(&last_seen, &zero_key);
 	if (want_ustack) {
-		key.ustack = stackid_checked(
-			bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK), true);
+		if (dwarf_mode) {
+			seq = ustack_take(tgid, tid);
+			key.ustack = seq ? PF_USTACK_DWARF : PF_USTACK_LOST;
+		} else {
+			key.ustack = stackid_checked(
+				bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK), true);
+		}
 		if (last && (last->tgid != tgid || last->exec_gen != exec_gen)) {
 			last->tgid = tgid;
 			last->exec_gen = exec_gen;
@@ -181,6 +213,8 @@ static __always_inline int handle_fault(struct bpf_perf_event_data *ctx, bool ma
 		key.kstack = stackid_checked(bpf_get_stackid(ctx, &stacks, 0), false);
 	if (want_names && last)
 		announce_region(last, tgid, addr);
+	if (fault_send(&key, seq, addr, major))
+		return 0;
 
 	val = bpf_map_lookup_elem(&counts, &key);
 	if (!val) {

@@ -50,4 +50,20 @@ struct pf_event {
 	__u64 addr;		/* the faulting address */
 };
 
+/* --dwarf: the user stack is a sample on ustack_rb (bpf/ustack.h),
+ * followed there by its fault; user space unwinds and counts those.
+ * Faults without a sample stay in the counts map as usual. */
+#define PF_USTACK_DWARF		-1000	/* key.ustack: in a sample, see seq */
+#define PF_USTACK_LOST		-1001	/* the sample could not be taken */
+#define PF_EV_FAULT		0x4650	/* "PF" */
+
+struct pf_fault {
+	__u32 type;		/* PF_EV_FAULT */
+	__u32 major;
+	__u64 seq;		/* its sample */
+	__u64 addr;
+	struct pf_key key;	/* ustack: PF_USTACK_DWARF */
+	char comm[TASK_COMM_LEN];
+};
+
 #endif

@@ -17,6 +17,7 @@
 #include "losses.bpf.h"
 #include "hist.bpf.h"
 #include "announce.bpf.h"
+#include "ustack.bpf.h"
 #include "tp.bpf.h"
 
 #define PF_KTHREAD	0x00200000
@@ -28,6 +29,7 @@
 #define PC_NMI_MASK		0x00f00000
 
 const volatile bool want_signals = true;
+const volatile bool dwarf_mode = false;
 
 /* Where this CPU's preempt count is, relative to this CPU's runqueue
  * (both are per-CPU variables, so their distance is the same on every
@@ -82,6 +84,7 @@ struct {
 struct tstate {
 	__u64 off_ts;		/* switched out to sleep; 0: not blocked */
 	__u64 wake_ts;		/* woken and not yet run; 0: none */
+	__u64 seq;		/* --dwarf: that wakeup's sample, 0 if none */
 	struct wakers_key key;	/* the record of that wakeup */
 };
 
@@ -163,8 +166,9 @@ static __always_inline __u32 cpu_context(const struct cpu_irq *ci)
 	return WK_CTX_TASK;
 }
 
-/* The waker's half of a key: who and where, from the current context */
-static __always_inline void fill_waker(void *ctx, struct wakers_key *k)
+/* The waker's half of a key: who and where, from the current context;
+ * --dwarf: *seq is the user-stack sample taken, 0 if none */
+static __always_inline void fill_waker(void *ctx, struct wakers_key *k, __u64 *seq)
 {
 	struct cpu_irq *ci = this_cpu_irq();
 	__u32 c = cpu_context(ci);
@@ -183,8 +187,13 @@ static __always_inline void fill_waker(void *ctx, struct wakers_key *k)
 		bpf_get_current_comm(&k->waker_comm, sizeof(k->waker_comm));
 		/* an exiting process has no user memory left: nothing to take */
 		if (!kthread && k->waker_pid && BPF_CORE_READ(cur, mm)) {
-			k->ustack = stackid_checked(bpf_get_stackid(ctx, &stacks,
-							BPF_F_USER_STACK), true);
+			if (dwarf_mode) {
+				*seq = ustack_take(k->waker_pid, k->waker_tid);
+				k->ustack = *seq ? WK_USTACK_DWARF : WK_USTACK_LOST;
+			} else {
+				k->ustack = stackid_checked(bpf_get_stackid(ctx, &stacks,
+								BPF_F_USER_STACK), true);
+			}
 			announce_tgid(k->waker_pid);
 		}
 	} else if (ci) {
@@ -195,6 +204,30 @@ static __always_inline void fill_waker(void *ctx, struct wakers_key *k)
 			k->irq = ci->vec - 1;
 	}
 	k->kstack = stackid_checked(bpf_get_stackid(ctx, &stacks, 0), false);
+}
+
+/* --dwarf: the record of key k goes to user space after its sample;
+ * false if it could not (the caller counts it in the maps instead) */
+static __always_inline bool record_send(struct wakers_key *k, __u64 seq,
+					__u64 blocked, bool known)
+{
+	struct wakers_record *r;
+
+	if (!seq)
+		return false;
+	r = bpf_ringbuf_reserve(&ustack_rb, sizeof(*r), 0);
+	if (!r) {
+		loss_inc(LOSS_RINGBUF);
+		k->ustack = WK_USTACK_LOST;	/* keep the count, not the stack */
+		return false;
+	}
+	r->type = WK_EV_RECORD;
+	r->blocked_known = known;
+	r->seq = seq;
+	r->blocked_ns = blocked;
+	r->key = *k;
+	bpf_ringbuf_submit(r, 0);
+	return true;
 }
 
 /* The record of key k, created if new (with, for a wakeup, its latency
@@ -233,7 +266,7 @@ static __always_inline int handle_waking(void *ctx, struct task_struct *p,
 	struct wakers_key key;
 	struct wakers_val *val;
 	struct tstate *ts;
-	__u64 now, blocked = 0;
+	__u64 now, blocked = 0, seq = 0;
 
 	if (!tid || !target_task(tgid, tid))
 		return 0;
@@ -243,12 +276,17 @@ static __always_inline int handle_waking(void *ctx, struct task_struct *p,
 	__builtin_memset(&key, 0, sizeof(key));
 	key.type = WK_WAKEUP;
 	target_fill(&key, p, tgid, tid);
-	fill_waker(ctx, &key);
+	fill_waker(ctx, &key, &seq);
 
 	ts = bpf_map_lookup_elem(&tstates, &tid);
 	if (ts && ts->off_ts && now > ts->off_ts)
 		blocked = now - ts->off_ts;
-	val = agg_get(&key);
+	if (record_send(&key, seq, blocked, ts)) {
+		val = NULL;	/* user space counts it */
+	} else {
+		val = agg_get(&key);
+		seq = 0;
+	}
 	if (val) {
 		__sync_fetch_and_add(&val->count, 1);
 		/* no state yet: its sleep began before tracing did */
@@ -260,9 +298,10 @@ static __always_inline int handle_waking(void *ctx, struct task_struct *p,
 	if (ts) {
 		ts->off_ts = 0;
 		ts->key = key;
+		ts->seq = seq;
 		ts->wake_ts = now;
 	} else {
-		struct tstate n = { .wake_ts = now, .key = key };
+		struct tstate n = { .wake_ts = now, .seq = seq, .key = key };
 
 		if (bpf_map_update_elem(&tstates, &tid, &n, BPF_ANY))
 			loss_inc(LOSS_START_FULL);
@@ -284,11 +323,29 @@ int sched_waking_raw(struct bpf_raw_tracepoint_args *ctx)
 	return handle_waking(ctx, p, BPF_CORE_READ(p, pid), BPF_CORE_READ(p, tgid));
 }
 
-/* The wakeup recorded in ts took lat ns to get the target running */
-static __always_inline void latency_done(struct tstate *ts, __u64 lat)
+/* The wakeup recorded in ts took lat ns to get the target (tid) running */
+static __always_inline void latency_done(struct tstate *ts, __u32 tid, __u64 lat)
 {
-	struct hist *h = bpf_map_lookup_elem(&latency, &ts->key);
+	struct hist *h;
 
+	if (ts->seq) {
+		/* its record is in user space: so is its histogram */
+		struct wakers_latency *l = bpf_ringbuf_reserve(&ustack_rb, sizeof(*l), 0);
+
+		if (l) {
+			l->type = WK_EV_LATENCY;
+			l->tid = tid;
+			l->seq = ts->seq;
+			l->latency_ns = lat;
+			bpf_ringbuf_submit(l, 0);
+		} else {
+			loss_inc(LOSS_RINGBUF);
+		}
+		ts->seq = 0;
+		ts->wake_ts = 0;
+		return;
+	}
+	h = bpf_map_lookup_elem(&latency, &ts->key);
 	if (!h) {
 		bpf_map_update_elem(&latency, &ts->key, &zero_hist, BPF_NOEXIST);
 		h = bpf_map_lookup_elem(&latency, &ts->key);
@@ -315,7 +372,7 @@ static __always_inline void switch_out(bool preempt, struct task_struct *prev,
 	ts = bpf_map_lookup_elem(&tstates, &tid);
 	/* woken while still on its CPU: it never waited to run */
 	if (ts && ts->wake_ts)
-		latency_done(ts, 0);
+		latency_done(ts, tid, 0);
 	if (preempt || !state) {
 		if (ts)
 			ts->off_ts = 0;	/* runnable: not blocked */
@@ -336,7 +393,7 @@ static __always_inline void switch_in(__u32 tid, __u64 now)
 	struct tstate *ts = bpf_map_lookup_elem(&tstates, &tid);
 
 	if (ts && ts->wake_ts)
-		latency_done(ts, now > ts->wake_ts ? now - ts->wake_ts : 0);
+		latency_done(ts, tid, now > ts->wake_ts ? now - ts->wake_ts : 0);
 }
 
 static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
@@ -382,6 +439,7 @@ static __always_inline int handle_signal(void *ctx, int sig,
 {
 	struct wakers_key key;
 	struct wakers_val *val;
+	__u64 seq = 0;
 
 	if (!want_signals || !tid || !target_task(tgid, tid))
 		return 0;
@@ -393,7 +451,9 @@ static __always_inline int handle_signal(void *ctx, int sig,
 	key.sig_result = result;
 	key.sig_group = !!group;
 	target_fill(&key, task, tgid, tid);
-	fill_waker(ctx, &key);
+	fill_waker(ctx, &key, &seq);
+	if (record_send(&key, seq, 0, false))
+		return 0;
 	val = agg_get(&key);
 	if (val)
 		__sync_fetch_and_add(&val->count, 1);

@@ -51,4 +51,31 @@ struct wakers_val {
 				 * sleep that began before tracing did */
 };
 
+/* --dwarf: the waker's user stack is a sample on ustack_rb (bpf/ustack.h),
+ * followed there by the record it belongs to; user space unwinds it and
+ * aggregates those records itself.  Wakeups without a sample (interrupt
+ * context, kernel threads, lost samples) stay in the maps as usual. */
+#define WK_USTACK_DWARF		-1000	/* key.ustack: in a sample, see seq */
+#define WK_USTACK_LOST		-1001	/* the sample could not be taken */
+
+enum wakers_event_type {
+	WK_EV_RECORD = 0x5752,		/* "WR": one wakeup or signal */
+	WK_EV_LATENCY = 0x574c,		/* "WL": the woken thread ran */
+};
+
+struct wakers_record {
+	__u32 type;		/* WK_EV_RECORD */
+	__u32 blocked_known;	/* 1: blocked_ns is known */
+	__u64 seq;		/* its sample */
+	__u64 blocked_ns;
+	struct wakers_key key;	/* ustack: WK_USTACK_DWARF */
+};
+
+struct wakers_latency {
+	__u32 type;		/* WK_EV_LATENCY */
+	__u32 tid;		/* the woken thread */
+	__u64 seq;		/* the sample of the wakeup that woke it */
+	__u64 latency_ns;
+};
+
 #endif

@@ -25,6 +25,8 @@
 #include "vmas.h"
 #include "memlock.h"
 #include "announce.h"
+#include "dwarf.h"
+#include "kmap.h"
 #include "pfwatch.h"
 #include "pfwatch.skel.h"
 
@@ -34,7 +36,11 @@ static struct env {
 	bool per_cpu;
 	__u32 stack_storage, max_entries;
 	bool lines;
+	bool dwarf;
+	__u32 stack_copy;
+	bool stack_copy_set;	/* --stack-copy-size given (needs --dwarf) */
 } env = {
+	.stack_copy = 8192,
 	.stack_storage = 16384,
 	.max_entries = 32768,
 };
@@ -45,13 +51,15 @@ enum {
 	OPT_STACK_STORAGE,
 	OPT_MAX_ENTRIES,
 	OPT_LINES,
+	OPT_DWARF,
+	OPT_STACK_COPY,
 };
 
 static const char doc[] =
 "Page faults by thread, user stack and mapping; with --check, the proof\n"
 "that a warmed-up process takes none.\n"
 "\n"
-"USAGE: pfwatch [-p PID | -t TID] [-d SECS] [--warmup SECS] [-f | -j] [--check]\n"
+"USAGE: pfwatch [-p PID | -t TID] [-d SECS] [--warmup SECS] [-f | -j] [--check] [--dwarf]\n"
 "\n"
 "EXAMPLES:\n"
 "    pfwatch -p 185                   # faults of process 185 until Ctrl-C\n"
@@ -60,7 +68,8 @@ static const char doc[] =
 "    pfwatch -t 188 -d 5              # thread 188 only\n"
 "    pfwatch -d 5                     # every process, for 5 seconds\n"
 "    pfwatch -p 185 -f -d 10 > out.folded   # for flamegraph.pl\n"
-"    pfwatch -p 185 -j -d 5           # JSON\n";
+"    pfwatch -p 185 -j -d 5           # JSON\n"
+"    pfwatch --dwarf -p 185 -f -d 5   # whole stacks, no frame pointers\n";
 
 static const struct argp_option options[] = {
 	OPTS_HELP_SHORT,
@@ -77,6 +86,10 @@ static const struct argp_option options[] = {
 	{ "stack-storage-size", OPT_STACK_STORAGE, "N", 0, "Room for N unique stacks (default 16384)", 0 },
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0, "Room for N (thread, stack, mapping) entries (default 32768)", 0 },
 	{ "lines", OPT_LINES, NULL, 0, "Show file:line of user frames where debug info exists (slower)", 0 },
+	{ "dwarf", OPT_DWARF, NULL, 0, "Unwind user stacks with DWARF (.eh_frame) in user space: whole "
+	  "stacks through code built without frame pointers (costlier)", 0 },
+	{ "stack-copy-size", OPT_STACK_COPY, "BYTES", 0, "--dwarf: bytes of user stack copied per "
+	  "fault (default 8192, max 32768)", 0 },
 	OPTS_VERBOSE,
 	{},
 };
@@ -98,6 +111,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_LINES:
 		env.lines = true;
+		break;
+	case OPT_DWARF:
+		env.dwarf = true;
+		break;
+	case OPT_STACK_COPY:
+		env.stack_copy = opt_u64("--stack-copy-size", arg, 64, USTACK_COPY_MAX);
+		env.stack_copy_set = true;
 		break;
 	default:
 		return common_parse_opt(key, arg, state, &env.c);
@@ -176,6 +196,8 @@ static void targets_refresh(struct targets *ts, bool final)
 
 /* ---- events: processes and mappings to capture while they live ---- */
 
+static struct dwunw *dw;	/* --dwarf only */
+
 struct tracer;
 static void tracer_tick(struct tracer *tr);
 
@@ -196,6 +218,8 @@ static int on_event(void *vctx, void *data, size_t size)
 	if (size >= sizeof(*a) && a->type == ANNOUNCE_EV_NEW_PROCESS) {
 		stacksym_cache_pid(ctx->sym, a->tgid);
 		vmas_capture(ctx->vmas, a->tgid);
+		if (dw)
+			dwunw_cache_pid(dw, a->tgid);
 	} else if (size >= sizeof(*e) && e->type == PF_EV_NEW_REGION) {
 		/* a fault in a region not seen before: name its mapping now */
 		if (!vmas_find(ctx->vmas, e->tgid, e->addr))
@@ -361,6 +385,7 @@ static int open_cpu_events(struct pfwatch_bpf *skel, struct perfev_set *s)
 struct entry {
 	struct pf_key key;
 	struct pf_val val;
+	bool dwarf;		/* key.ustack is a dwunw stack id */
 };
 
 struct collected {
@@ -387,6 +412,84 @@ static void sum_cpus(const struct pf_val *pc, int ncpu, struct pf_val *v)
 	}
 }
 
+/* --dwarf: the faults that came with a user-stack sample, counted here
+ * by key (key.ustack: the unwound stack's id, or PF_USTACK_LOST) */
+struct dw_rec {
+	struct pf_val val;
+	bool dwarf;
+};
+
+static struct kmap *dw_recs;
+
+static int on_dwarf_event(void *vctx, void *data, size_t size)
+{
+	__u32 type = size >= sizeof(__u32) ? *(__u32 *)data : 0;
+
+	if (type == USTACK_EV_SAMPLE && size >= offsetof(struct ustack_sample, stack)) {
+		dwunw_add_sample(dw, data);
+	} else if (type == PF_EV_FAULT && size >= sizeof(struct pf_fault)) {
+		const struct pf_fault *f = data;
+		struct pf_key key = f->key;
+		int id = dwunw_take(dw, f->seq);
+		struct dw_rec *d;
+		bool created;
+
+		key.ustack = id >= 0 ? id : PF_USTACK_LOST;
+		d = kmap_get(dw_recs, &key, &created);
+		if (created) {
+			d->dwarf = id >= 0;
+			d->val.addr_min = d->val.addr_max = f->addr;
+			memcpy(d->val.comm, f->comm, sizeof(d->val.comm));
+		}
+		if (f->major)
+			d->val.major++;
+		else
+			d->val.minor++;
+		if (f->addr < d->val.addr_min)
+			d->val.addr_min = f->addr;
+		if (f->addr > d->val.addr_max)
+			d->val.addr_max = f->addr;
+	}
+	return 0;
+}
+
+static struct entry *entry_new(struct collected *c)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 1024;
+		struct entry *p = realloc(c->e, cap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		c->e = p;
+		c->cap = cap;
+	}
+	return &c->e[c->n++];
+}
+
+static void entry_count(struct collected *c, const struct entry *e)
+{
+	c->major[e->key.warmup ? 1 : 0] += e->val.major;
+	c->minor[e->key.warmup ? 1 : 0] += e->val.minor;
+	c->stacks[e->key.warmup ? 1 : 0]++;
+}
+
+static void collect_dwarf_one(const void *key, void *val, void *arg)
+{
+	struct collected *c = arg;
+	const struct dw_rec *d = val;
+	struct entry *e = entry_new(c);
+
+	if (!e) {
+		msg_warn("out of memory");
+		exit(EXIT_UNSUPPORTED);
+	}
+	memcpy(&e->key, key, sizeof(e->key));
+	e->val = d->val;
+	e->dwarf = d->dwarf;
+	entry_count(c, e);
+}
+
 static int collect(int fd, struct collected *c)
 {
 	int ncpu = ncpus_possible(), err;
@@ -397,30 +500,23 @@ static int collect(int fd, struct collected *c)
 		return -ENOMEM;
 	while (!(err = bpf_map_get_next_key(fd, prev, &next))) {
 		if (!bpf_map_lookup_elem(fd, &next, pc)) {
-			struct entry *e;
+			struct entry *e = entry_new(c);
 
-			if (c->n == c->cap) {
-				size_t cap = c->cap ? c->cap * 2 : 1024;
-				struct entry *p = realloc(c->e, cap * sizeof(*p));
-
-				if (!p) {
-					free(pc);
-					return -ENOMEM;
-				}
-				c->e = p;
-				c->cap = cap;
+			if (!e) {
+				free(pc);
+				return -ENOMEM;
 			}
-			e = &c->e[c->n++];
 			e->key = next;
+			e->dwarf = false;
 			sum_cpus(pc, ncpu, &e->val);
-			c->major[next.warmup ? 1 : 0] += e->val.major;
-			c->minor[next.warmup ? 1 : 0] += e->val.minor;
-			c->stacks[next.warmup ? 1 : 0]++;
+			entry_count(c, e);
 		}
 		k = next;
 		prev = &k;
 	}
 	free(pc);
+	if (dw_recs && err == -ENOENT)
+		kmap_each(dw_recs, collect_dwarf_one, c);
 	return err == -ENOENT ? 0 : err;
 }
 
@@ -445,7 +541,7 @@ struct frames {
 };
 
 static void resolve(struct stacksym *sym, int stacks_fd, const struct pf_key *key,
-		    struct frames *f)
+		    bool dwarf, struct frames *f)
 {
 	__u64 ips[MAX_STACK_DEPTH];
 
@@ -455,7 +551,19 @@ static void resolve(struct stacksym *sym, int stacks_fd, const struct pf_key *ke
 		f->kn = stacksym_kernel(sym, ips, MAX_STACK_DEPTH, f->k);
 	else if (key->kstack != -1)
 		f->k[f->kn++] = FRAME_KERNEL_LOST;
-	if (key->ustack >= 0 && !bpf_map_lookup_elem(stacks_fd, &key->ustack, ips))
+	if (dwarf) {
+		enum dwunw_end end;
+		int n;
+		const __u64 *dips = dwunw_stack(dw, key->ustack, &n, &end);
+		const char *mark = dwunw_end_frame(end);
+
+		/* a stack cut short says so at its root end */
+		if (mark)
+			f->u[f->un++] = mark;
+		if (n > MAX_STACK_DEPTH)
+			n = MAX_STACK_DEPTH;
+		f->un += stacksym_user(sym, key->tgid, dips, n, f->u + f->un);
+	} else if (key->ustack >= 0 && !bpf_map_lookup_elem(stacks_fd, &key->ustack, ips))
 		f->un = stacksym_user(sym, key->tgid, ips, MAX_STACK_DEPTH, f->u);
 	else if (key->ustack != -1)
 		f->u[f->un++] = FRAME_USER_LOST;
@@ -748,7 +856,7 @@ static void report(const struct report_in *r)
 				printf("Warm-up faults:\n\n");
 			}
 		}
-		resolve(r->sym, stacks_fd, &e->key, f);
+		resolve(r->sym, stacks_fd, &e->key, e->dwarf, f);
 		if (fo)
 			folded_add(fo, e->val.comm, f->u, f->un, f->k, f->kn,
 				   e->val.major + e->val.minor);
@@ -821,6 +929,8 @@ int main(int argc, char **argv)
 	if (env.c.duration && env.warmup >= env.c.duration)
 		die_usage("--warmup %g is not shorter than -d %g: nothing would be "
 			  "checked", env.warmup, env.c.duration);
+	if (env.stack_copy_set && !env.dwarf)
+		die_usage("--stack-copy-size applies to --dwarf only");
 	bpf_env_check();
 	run_install_signals();
 
@@ -844,6 +954,10 @@ int main(int argc, char **argv)
 			 skel->maps.target_tids, skel->maps.target_cpus, &env.c);
 	map_resize(skel->maps.stacks, env.stack_storage);
 	map_resize(skel->maps.counts, env.max_entries);
+	skel->rodata->dwarf_mode = env.dwarf;
+	skel->rodata->ustack_copy_size = env.stack_copy;
+	map_resize(skel->maps.ustack_rb, env.dwarf ? 32 << 20 : 4096);
+	map_resize(skel->maps.ustack_scratch, env.dwarf ? ncpus_possible() : 1);
 	bpf_pick_tp_flavour(skel->obj);
 
 	err = pfwatch_bpf__load(skel);
@@ -868,6 +982,17 @@ int main(int argc, char **argv)
 	if (!ctx.rb) {
 		err = bpf_fail("creating the ring buffer", errno);
 		goto cleanup;
+	}
+	if (env.dwarf) {
+		dw = dwunw_new();
+		dw_recs = kmap_new(sizeof(struct pf_key), sizeof(struct dw_rec));
+		for (size_t i = 0; i < targets.n; i++)
+			dwunw_cache_pid(dw, targets.t[i].pid);
+		err = ring_buffer__add(ctx.rb, bpf_map__fd(skel->maps.ustack_rb), on_dwarf_event, NULL);
+		if (err) {
+			err = bpf_fail("adding the stack-sample ring buffer", err);
+			goto cleanup;
+		}
 	}
 	err = pfwatch_bpf__attach(skel);
 	if (err) {
@@ -943,6 +1068,8 @@ int main(int argc, char **argv)
 		msg_warn("%llu page faults counted by the kernel were not seen by the "
 			 "BPF program", (unsigned long long)r.missed);
 	stacksym_report(ctx.sym);
+	if (dw)
+		dwunw_report(dw);
 	if (tr.late)
 		msg_warn("%zu threads were found by listing the process's threads again "
 			 "(a thread was created while the events were being opened): "
@@ -964,5 +1091,7 @@ cleanup:
 	free(targets.t);
 	id_list_free(&tr.done);
 	free(c.e);
+	dwunw_free(dw);
+	kmap_free(dw_recs);
 	return err;
 }

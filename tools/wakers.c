@@ -20,6 +20,10 @@
 #include "stacks.h"
 #include "bpfutil.h"
 #include "silence.h"	/* silence_softirq_name() */
+#include "announce.h"
+#include "dwarf.h"
+#include "kmap.h"
+#include "hist.bpf.h"	/* hist_add_local(), for --dwarf records */
 #include "wakers.h"
 #include "wakers.skel.h"
 
@@ -28,7 +32,11 @@ static struct env {
 	bool time;
 	bool no_signals;
 	__u32 stack_storage, max_entries;
+	bool dwarf;
+	__u32 stack_copy;
+	bool stack_copy_set;	/* --stack-copy-size given (needs --dwarf) */
 } env = {
+	.stack_copy = 8192,
 	.stack_storage = 16384,
 	.max_entries = 10240,
 };
@@ -38,6 +46,8 @@ enum {
 	OPT_NO_SIGNALS,
 	OPT_STACK_STORAGE,
 	OPT_MAX_ENTRIES,
+	OPT_DWARF,
+	OPT_STACK_COPY,
 };
 
 static const char doc[] =
@@ -47,7 +57,7 @@ static const char doc[] =
 "are labelled [hardirq], [softirq] or [nmi], never blamed on the task that\n"
 "happened to be interrupted.\n"
 "\n"
-"USAGE: wakers [-p PID|-t TID] [-C CPUS] [-d SECS] [-f [--time]|-j] [--check]\n"
+"USAGE: wakers [-p PID|-t TID] [-C CPUS] [-d SECS] [-f [--time]|-j] [--check] [--dwarf]\n"
 "\n"
 "EXAMPLES:\n"
 "    wakers -p 185              # who wakes process 185, until Ctrl-C\n"
@@ -56,7 +66,8 @@ static const char doc[] =
 "    wakers -p 185 -f -d 10 > wakers.folded   # for flamegraph.pl\n"
 "    wakers -p 185 -f --time -d 10   # weighted by time blocked (us)\n"
 "    wakers -t 188 -j -d 5      # JSON\n"
-"    wakers -t 188 --check -d 5 # exit 1 if thread 188 was woken at all\n";
+"    wakers -t 188 --check -d 5 # exit 1 if thread 188 was woken at all\n"
+"    wakers --dwarf -p 185 -f -d 5   # whole stacks, no frame pointers\n";
 
 static const struct argp_option options[] = {
 	OPTS_PID,
@@ -72,6 +83,10 @@ static const struct argp_option options[] = {
 	{ "stack-storage-size", OPT_STACK_STORAGE, "N", 0, "Room for N unique stacks (default 16384)", 0 },
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0, "Room for N (waker, stacks, target) "
 	  "records and N traced threads (default 10240)", 0 },
+	{ "dwarf", OPT_DWARF, NULL, 0, "Unwind the wakers' user stacks with DWARF (.eh_frame) in user "
+	  "space: whole stacks through code built without frame pointers (costlier)", 0 },
+	{ "stack-copy-size", OPT_STACK_COPY, "BYTES", 0, "--dwarf: bytes of user stack copied per "
+	  "wakeup (default 8192, max 32768)", 0 },
 	OPTS_VERBOSE,
 	OPTS_HELP_SHORT,
 	{},
@@ -91,6 +106,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_MAX_ENTRIES:
 		env.max_entries = opt_u64("--max-entries", arg, 1, 1 << 24);
+		break;
+	case OPT_DWARF:
+		env.dwarf = true;
+		break;
+	case OPT_STACK_COPY:
+		env.stack_copy = opt_u64("--stack-copy-size", arg, 64, USTACK_COPY_MAX);
+		env.stack_copy_set = true;
 		break;
 	default:
 		return common_parse_opt(key, arg, state, &env.c);
@@ -247,6 +269,7 @@ struct entry {
 	struct wakers_val val;
 	struct hist latency;
 	struct frames *f;	/* resolved, see resolve_all() */
+	bool dwarf;		/* key.ustack is a dwunw stack id */
 };
 
 struct collected {
@@ -255,6 +278,102 @@ struct collected {
 	__u64 wakeups, signals;
 	struct hist latency;	/* every wakeup, merged */
 };
+
+/* --dwarf: the records that came with a user-stack sample, aggregated
+ * here by key (key.ustack: the unwound stack's id, or WK_USTACK_LOST) */
+struct dw_rec {
+	struct wakers_val val;
+	struct hist latency;
+	bool dwarf;
+};
+
+/* --dwarf: per woken thread, the record its latency goes to */
+struct dw_woken {
+	__u64 seq;
+	struct wakers_key key;
+};
+
+static struct dwunw *dw;
+static struct kmap *dw_recs, *dw_woken;
+
+static int on_dwarf_event(void *vctx, void *data, size_t size)
+{
+	__u32 type = size >= sizeof(__u32) ? *(__u32 *)data : 0;
+
+	if (type == USTACK_EV_SAMPLE && size >= offsetof(struct ustack_sample, stack)) {
+		dwunw_add_sample(dw, data);
+	} else if (type == WK_EV_RECORD && size >= sizeof(struct wakers_record)) {
+		const struct wakers_record *r = data;
+		struct wakers_key key = r->key;
+		int id = dwunw_take(dw, r->seq);
+		struct dw_rec *d;
+
+		key.ustack = id >= 0 ? id : WK_USTACK_LOST;
+		d = kmap_get(dw_recs, &key, NULL);
+		d->dwarf = id >= 0;
+		d->val.count++;
+		if (r->blocked_known) {
+			d->val.blocked_ns += r->blocked_ns;
+			d->val.blocked_known++;
+		}
+		if (key.type == WK_WAKEUP) {
+			struct dw_woken *w = kmap_get(dw_woken, &key.target_tid, NULL);
+
+			w->seq = r->seq;
+			w->key = key;
+		}
+	} else if (type == WK_EV_LATENCY && size >= sizeof(struct wakers_latency)) {
+		const struct wakers_latency *l = data;
+		struct dw_woken *w = kmap_find(dw_woken, &l->tid);
+		struct dw_rec *d;
+
+		if (w && w->seq == l->seq && (d = kmap_find(dw_recs, &w->key))) {
+			hist_add_local(&d->latency, l->latency_ns);
+			w->seq = 0;
+		}
+	}
+	return 0;
+}
+
+static int entry_add(struct collected *c, const struct wakers_key *k,
+		     const struct wakers_val *v, const struct hist *lat, bool dwarf)
+{
+	struct entry *e;
+
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 64;
+		struct entry *p = realloc(c->e, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		c->e = p;
+		c->cap = cap;
+	}
+	e = &c->e[c->n++];
+	e->key = *k;
+	e->val = *v;
+	e->latency = *lat;
+	e->f = NULL;
+	e->dwarf = dwarf;
+	if (k->type == WK_WAKEUP) {
+		c->wakeups += v->count;
+		hist_merge(&c->latency, lat);
+	} else {
+		c->signals += v->count;
+	}
+	return 0;
+}
+
+static void collect_dwarf_one(const void *key, void *val, void *arg)
+{
+	struct collected *c = arg;
+	const struct dw_rec *d = val;
+
+	if (entry_add(c, key, &d->val, &d->latency, d->dwarf)) {
+		msg_warn("out of memory");
+		exit(EXIT_UNSUPPORTED);
+	}
+}
 
 static int collect(int fd, int lat_fd, struct collected *c)
 {
@@ -276,6 +395,7 @@ static int collect(int fd, int lat_fd, struct collected *c)
 
 			e->key = next;
 			e->f = NULL;
+			e->dwarf = false;
 			if (bpf_map_lookup_elem(lat_fd, &next, &e->latency))
 				memset(&e->latency, 0, sizeof(e->latency));
 			if (next.type == WK_WAKEUP) {
@@ -288,6 +408,8 @@ static int collect(int fd, int lat_fd, struct collected *c)
 		k = next;
 		prev = &k;
 	}
+	if (dw_recs && err == -ENOENT)
+		kmap_each(dw_recs, collect_dwarf_one, c);
 	return err == -ENOENT ? 0 : err;
 }
 
@@ -310,7 +432,7 @@ static int entry_cmp(const void *a, const void *b)
 /* ---- output ---- */
 
 static void resolve(struct stacksym *sym, int stacks_fd, const struct wakers_key *key,
-		    struct frames *f)
+		    bool dwarf, struct frames *f)
 {
 	__u64 ips[MAX_STACK_DEPTH];
 	int cut = 0;
@@ -322,7 +444,19 @@ static void resolve(struct stacksym *sym, int stacks_fd, const struct wakers_key
 		f->kn = stacksym_kernel(sym, ips, MAX_STACK_DEPTH, f->k);
 	else if (key->kstack != -1)
 		f->k[f->kn++] = FRAME_KERNEL_LOST;
-	if (key->ustack >= 0 && !bpf_map_lookup_elem(stacks_fd, &key->ustack, ips))
+	if (dwarf) {
+		enum dwunw_end end;
+		int n;
+		const __u64 *dips = dwunw_stack(dw, key->ustack, &n, &end);
+		const char *mark = dwunw_end_frame(end);
+
+		/* a stack cut short says so at its root end */
+		if (mark)
+			f->u[f->un++] = mark;
+		if (n > MAX_STACK_DEPTH)
+			n = MAX_STACK_DEPTH;
+		f->un += stacksym_user(sym, key->waker_pid, dips, n, f->u + f->un);
+	} else if (key->ustack >= 0 && !bpf_map_lookup_elem(stacks_fd, &key->ustack, ips))
 		f->un = stacksym_user(sym, key->waker_pid, ips, MAX_STACK_DEPTH, f->u);
 	else if (key->ustack != -1)
 		f->u[f->un++] = FRAME_USER_LOST;
@@ -384,7 +518,7 @@ static void resolve_all(struct stacksym *sym, int stacks_fd, struct collected *c
 			msg_warn("out of memory");
 			exit(EXIT_UNSUPPORTED);
 		}
-		resolve(sym, stacks_fd, &c->e[i].key, c->e[i].f);
+		resolve(sym, stacks_fd, &c->e[i].key, c->e[i].dwarf, c->e[i].f);
 	}
 	qsort(c->e, c->n, sizeof(*c->e), ident_cmp);
 	for (size_t i = 0; i < c->n; i++) {
@@ -628,6 +762,17 @@ static void report(struct wakers_bpf *skel, struct stacksym *sym,
 
 /* ---- events ---- */
 
+/* A process whose user stacks were recorded: what names its frames, and
+ * with --dwarf its modules, read while it lives */
+static int on_announce(void *sym, void *data, size_t size)
+{
+	const struct announce_event *a = data;
+
+	if (dw && size >= sizeof(*a) && a->type == ANNOUNCE_EV_NEW_PROCESS)
+		dwunw_cache_pid(dw, a->tgid);
+	return stacksym_on_announce(sym, data, size);
+}
+
 struct ctx {
 	struct ring_buffer *rb;
 	struct stacksym *sym;
@@ -667,6 +812,8 @@ int main(int argc, char **argv)
 	common_opts_finish(&env.c);
 	if (env.time && !env.c.folded)
 		die_usage("--time goes with -f/--folded");
+	if (env.stack_copy_set && !env.dwarf)
+		die_usage("--stack-copy-size applies to --dwarf only");
 	bpf_env_check();
 	run_install_signals();
 
@@ -676,6 +823,10 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	skel->rodata->want_signals = !env.no_signals;
+	skel->rodata->dwarf_mode = env.dwarf;
+	skel->rodata->ustack_copy_size = env.stack_copy;
+	map_resize(skel->maps.ustack_rb, env.dwarf ? 32 << 20 : 4096);
+	map_resize(skel->maps.ustack_scratch, env.dwarf ? ncpus_possible() : 1);
 	if (!getenv("SUITE_WAKERS_IRQ_EVENTS"))
 		skel->rodata->pc_by_rq = percpu_layout(&skel->rodata->pc_from_rq,
 						       &skel->rodata->cpu_from_rq);
@@ -708,11 +859,26 @@ int main(int argc, char **argv)
 		stacksym_cache_pid(ctx.sym, env.c.pids.ids[i]);
 	for (size_t i = 0; i < env.c.tids.n; i++)
 		stacksym_cache_pid(ctx.sym, tid_tgid(env.c.tids.ids[i]));
-	ctx.rb = ring_buffer__new(bpf_map__fd(skel->maps.announce_rb), stacksym_on_announce,
+	ctx.rb = ring_buffer__new(bpf_map__fd(skel->maps.announce_rb), on_announce,
 				  ctx.sym, NULL);
 	if (!ctx.rb) {
 		err = bpf_fail("creating the ring buffer", errno);
 		goto cleanup;
+	}
+	if (env.dwarf) {
+		dw = dwunw_new();
+		dw_recs = kmap_new(sizeof(struct wakers_key), sizeof(struct dw_rec));
+		dw_woken = kmap_new(sizeof(__u32), sizeof(struct dw_woken));
+		/* the targets' own threads are the likeliest wakers */
+		for (size_t i = 0; i < env.c.pids.n; i++)
+			dwunw_cache_pid(dw, env.c.pids.ids[i]);
+		for (size_t i = 0; i < env.c.tids.n; i++)
+			dwunw_cache_pid(dw, tid_tgid(env.c.tids.ids[i]));
+		err = ring_buffer__add(ctx.rb, bpf_map__fd(skel->maps.ustack_rb), on_dwarf_event, NULL);
+		if (err) {
+			err = bpf_fail("adding the stack-sample ring buffer", err);
+			goto cleanup;
+		}
 	}
 	err = wakers_bpf__attach(skel);
 	if (err) {
@@ -749,6 +915,8 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	losses_report(losses, loss_hints);
 	stacksym_report(ctx.sym);
+	if (dw)
+		dwunw_report(dw);
 	if (!c.n)
 		msg_warn("no wakeup or signal of %s was seen", who);
 	err = (env.c.check && c.n) ? EXIT_FOUND : EXIT_REPORTED;
@@ -758,5 +926,8 @@ cleanup:
 	wakers_bpf__destroy(skel);
 	stacksym_free(ctx.sym);
 	collected_free(&c);
+	dwunw_free(dw);
+	kmap_free(dw_recs);
+	kmap_free(dw_woken);
 	return err;
 }

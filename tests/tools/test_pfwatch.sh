@@ -171,3 +171,37 @@ check_grep "-h: USAGE and EXAMPLES" 'EXAMPLES' "$T/rc.out"
 # 12. Environment: no BTF -> exit 3 naming it
 check_rc "no kernel BTF exits 3" 3 env SUITE_BTF_PATH=/nonexistent "$PF" -d 1
 check_grep "the missing BTF is named" 'BTF' "$T/rc.err"
+
+# 13. --dwarf: a binary built without frame pointers faulting inside glibc
+#     (memset on 300 fresh pages).  Frame pointers lose the chain in libc;
+#     DWARF recovers it, with the same counts.
+start_wl_held nofp_faulter 300
+run_held "$T/f13fp" "$T/e13fp" "$PF" -p "$WL_PID" -f -d 20
+# (a fault more or so where libc's memset code is faulted in again, as in 1.)
+check_range "no --dwarf: the 300 faults are in memset" "$(folded_sum 'memset' "$T/f13fp")" 300 310
+check_nogrep "no --dwarf: the no-frame-pointer chain is lost" 'nofp_fault_inner' "$T/f13fp"
+start_wl_held nofp_faulter 300
+run_held "$T/f13" "$T/e13" "$PF" --dwarf -p "$WL_PID" -f -d 20
+check_grep "--dwarf: whole chain from _start and main down to memset" \
+	'^nofp_faulter;_start;(.*;)?main;nofp_fault_outer;nofp_fault_middle;nofp_fault_inner;[^;]*memset[^;]* [0-9]+$' "$T/f13"
+check_range "--dwarf: the 300 faults in nofp_fault_inner" \
+	"$(folded_sum 'nofp_fault_inner;[^;]*memset' "$T/f13")" 300 310
+check_nogrep "--dwarf: nothing truncated with the default copy" 'truncated' "$T/f13"
+check_nogrep "--dwarf: no stack reported as not unwound" 'could not be unwound' "$T/e13"
+start_wl_held nofp_faulter 300
+run_held "$T/j13" "$T/e13j" "$PF" --dwarf -p "$WL_PID" -j -d 20
+check "--dwarf: JSON parses" json_ok "$T/j13"
+check_eq "--dwarf JSON: the same shape, exactly the 300 faults on [anon] under nofp_fault_inner" \
+	"$(json_get "$T/j13" "sum(e['count'] for e in d['faults'] if e['user_stack'][-2:-1] == ['nofp_fault_inner'] and 'memset' in e['user_stack'][-1] and e['mapping'] == '[anon]')")" 300
+check_eq "--dwarf JSON: the totals count them" "$(json_get "$T/j13" "d['totals']['faults'] >= 300")" True
+check_eq "--dwarf JSON: no loss" "$(json_get "$T/j13" "sum(d['losses'].values())")" 0
+start_wl_held nofp_faulter 300
+run_held "$T/f13s" "$T/e13s" "$PF" --dwarf --stack-copy-size 64 -p "$WL_PID" -f -d 20
+check_grep "--dwarf with a 64-byte copy: stacks end in a marked frame" \
+	'^nofp_faulter;\[truncated: stack copy too short\];' "$T/f13s"
+check_range "--dwarf with a 64-byte copy: every fault still counted" \
+	"$(folded_sum 'truncated.*memset' "$T/f13s")" 300 310
+check_grep "--dwarf with a 64-byte copy: the count is reported" 'could not be unwound to the end' "$T/e13s"
+check_rc "--stack-copy-size without --dwarf exits 2" 2 "$PF" --stack-copy-size 4096 -d 1
+check_grep "... naming it" 'stack-copy-size' "$T/rc.err"
+check_rc "--stack-copy-size out of range exits 2" 2 "$PF" --dwarf --stack-copy-size 100000 -d 1

@@ -192,3 +192,57 @@ check_grep "the missing BTF is named" 'BTF' "$T/rc.err"
 ( "$WK" -d 1 2>"$T/e12"; echo $? >"$T/rc12" ) | head -c 1 >/dev/null
 check_eq "a closed stdout ends quietly with 0" "$(cat "$T/rc12")" 0
 check_nogrep "... and says nothing about it" 'Broken pipe|[Ww]rit(e|ing)|EPIPE' "$T/e12"
+
+# 13. --dwarf: a waker built without frame pointers waking through glibc
+#     (syscall(SYS_futex) from nofp_waker_inner, 3 calls below main).
+#     Frame pointers lose the chain in libc; DWARF recovers it.
+nw_start() {
+	GO_N=$((GO_N + 1))
+	WK_GO=$T/go.$GO_N
+	WK_OUT=$T/wl.$GO_N
+	"$WL/nofp_waker" "$1" "$WK_GO" >"$WK_OUT" 2>&1 &
+	WL_PIDS+=("$!")
+	for i in $(seq 1 500); do
+		[ "$(wc -l <"$WK_OUT")" -ge 2 ] && break
+		sleep 0.01
+	done
+	WK_PID=$(sed -n 1p "$WK_OUT")
+	WK_TID=$(sed -n 2p "$WK_OUT")
+}
+nw_start 100
+wk_trace "$T/f13fp" "$T/e13fp" -t "$WK_TID" -f -d 30
+check_eq "nofp: the workload woke its target 100 times" "$(wk_woken)" 100
+check_eq "no --dwarf: the 100 wakeups from syscall" "$(folded_sum '^nw_waker;(.*;)?syscall;' "$T/f13fp")" 100
+check_nogrep "no --dwarf: the no-frame-pointer chain is lost" 'nofp_waker_inner' "$T/f13fp"
+nw_start 100
+wk_trace "$T/f13" "$T/e13" --dwarf -t "$WK_TID" -f -d 30
+check_grep "--dwarf: whole chain from _start and main down to syscall" \
+	'^nw_waker;_start;(.*;)?main;nofp_waker_outer;nofp_waker_middle;nofp_waker_inner;syscall;.*futex_wake_\[k\];.*try_to_wake_up_\[k\] [0-9]+$' "$T/f13"
+check_eq "--dwarf: exactly the wakeups the workload made" \
+	"$(folded_sum 'nofp_waker_inner;syscall;' "$T/f13")" "$(wk_woken)"
+check_eq "--dwarf: no other waker of the target" "$(grep -vc '^nw_waker;' "$T/f13")" 0
+check_nogrep "--dwarf: nothing truncated with the default copy" 'truncated' "$T/f13"
+nw_start 100
+wk_trace "$T/j13" "$T/e13j" --dwarf -t "$WK_TID" -j -d 30
+check "--dwarf: JSON parses" json_ok "$T/j13"
+check_eq "--dwarf JSON: one record, its user stack ends in nofp_waker_inner, syscall" \
+	"$(json_get "$T/j13" "[(w['count'], w['user_stack'][-2:]) for w in d['wakeups']]")" \
+	"[($(wk_woken), ['nofp_waker_inner', 'syscall'])]"
+check_eq "--dwarf JSON: latency and blocked time of every wakeup, no loss" \
+	"$(json_get "$T/j13" "(d['wakeups'][0]['latency']['count'], d['wakeups'][0]['blocked_known'], d['latency']['count'], d['totals']['wakeups'], sum(d['losses'].values()))")" \
+	"($(wk_woken), $(wk_woken), $(wk_woken), $(wk_woken), 0)"
+nw_start 50
+wk_trace "$T/f13s" "$T/e13s" --dwarf --stack-copy-size 64 -t "$WK_TID" -f -d 30
+check_grep "--dwarf with a 64-byte copy: stacks end in a marked frame" \
+	'^nw_waker;\[truncated: stack copy too short\];' "$T/f13s"
+check_eq "--dwarf with a 64-byte copy: every wakeup still counted" \
+	"$(folded_sum '^nw_waker;' "$T/f13s")" "$(wk_woken)"
+check_grep "--dwarf with a 64-byte copy: the count is reported" 'could not be unwound to the end' "$T/e13s"
+# interrupt-context wakeups have no user stack to take: labelled as before
+wk_start timer 100
+wk_trace "$T/f13t" "$T/e13t" --dwarf -t "$WK_TID" -f -d 30
+check_within "--dwarf, timer: the wakeups stay [hardirq]" "$(folded_sum '^\[hardirq\];' "$T/f13t")" 100 5
+check_eq "--dwarf, timer: none blamed on a task" "$(grep -vc '^\[' "$T/f13t")" 0
+check_rc "--stack-copy-size without --dwarf exits 2" 2 "$WK" --stack-copy-size 4096 -d 1
+check_grep "... naming it" 'stack-copy-size' "$T/rc.err"
+check_rc "--stack-copy-size out of range exits 2" 2 "$WK" --dwarf --stack-copy-size 100000 -d 1

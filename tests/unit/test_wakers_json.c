@@ -72,7 +72,8 @@ int main(void)
 
 	out = render(frames);
 	CHECK_STR(out, "{\"frames\":{\"user\":0,\"user_unknown\":0,"
-		  "\"user_module_only\":0,\"kernel\":0,\"kernel_unknown\":0}}",
+		  "\"user_module_only\":0,\"kernel\":0,\"kernel_unknown\":0,"
+		  "\"failed_lookups\":{}}}",
 		  "stacksym_json_stats: the frame counts object");
 	free(out);
 	return unit_exit();

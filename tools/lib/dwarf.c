@@ -321,6 +321,13 @@ void dwunw_free(struct dwunw *u)
 	free(u);
 }
 
+bool dwunw_cache_pid(struct dwunw *u, __u32 pid)
+{
+	struct proc *p = proc_get(u, pid);
+
+	return p && (p->dwfl || proc_load(p));
+}
+
 void dwunw_forget(struct dwunw *u, __u32 pid)
 {
 	struct proc *p = proc_get(u, pid);

@@ -37,6 +37,9 @@ int dwunw_take(struct dwunw *u, __u64 seq);
 int dwunw_peek(struct dwunw *u, __u64 seq);
 /* An unwound stack by id: ips leaf first, and how it ended */
 const __u64 *dwunw_stack(const struct dwunw *u, int id, int *n, enum dwunw_end *end);
+/* Reads the modules of process pid now, while it lives (a process that
+ * exits before its samples are unwound keeps its stacks); false if not */
+bool dwunw_cache_pid(struct dwunw *u, __u32 pid);
 /* The process exec'd: its modules must be read again */
 void dwunw_forget(struct dwunw *u, __u32 pid);
 /* The marked frame that ends a stack that stopped early, NULL if complete */
