@@ -143,15 +143,37 @@ bpf_ids_gone() {
 # once it says it is tracing, stops it with SIGNAL (or lets -d expire when
 # SIGNAL is "none"), and checks it exited 0 and every object went away
 check_clean_exit() {
-	local d=$1 sig=$2 p rc; shift 2
+	local d=$1 sig=$2; shift 2
+	check_clean_exit_rc "$d" "$sig" 0 "$@"
+}
+
+# check_clean_exit_rc DESC SIGNAL WANT CMD...: the same, for a tool whose
+# normal exit status is WANT (schedsilence: 1 when not silent); SIGNAL
+# "go" releases the workload held by start_wl_held instead (target exit)
+check_clean_exit_rc() {
+	local d=$1 sig=$2 want=$3 p rc i; shift 3
+	# emptied here: the background job's own redirection may come late,
+	# after the previous run's "tracing" line has been read
+	: >"$T/ce.err"
 	"$@" >"$T/ce.out" 2>"$T/ce.err" &
 	p=$!
-	wait_line "$T/ce.err" 'tracing|watching|sampling' || sleep 1
+	# (up to 60 s: loading is slow when the machine is busy)
+	for i in $(seq 1 600); do
+		grep -Eq 'tracing|watching|sampling' "$T/ce.err" && break
+		kill -0 "$p" 2>/dev/null || break
+		sleep 0.1
+	done
 	bpf_ids_of "$p" >"$T/ce.ids"
-	[ "$sig" != none ] && kill -"$sig" "$p"
+	case $sig in
+	none) ;;
+	go) touch "$WL_GOFILE" ;;	# the held workload goes, and ends
+	*) kill -"$sig" "$p" ;;
+	esac
 	wait "$p"; rc=$?
-	if [ ! -s "$T/ce.ids" ]; then fail "$d (no BPF object seen while it ran)"
-	elif [ "$rc" != 0 ]; then fail "$d (exit $rc)"
+	if [ ! -s "$T/ce.ids" ]; then fail "$d (no BPF object seen while it ran, exit $rc)"
+		head -3 "$T/ce.err" | sed 's/^/#   /'
+	elif [ "$rc" != "$want" ]; then fail "$d (exit $rc, want $want)"
+		head -3 "$T/ce.err" | sed 's/^/#   /'
 	elif bpf_ids_gone "$T/ce.ids"; then pass "$d ($(wc -l <"$T/ce.ids") objects gone)"
 	else fail "$d (objects left: $(tr '\n' ' ' <"$T/ce.ids"))"; fi
 }
@@ -167,6 +189,7 @@ start_wl_held() {
 # once CMD says it is tracing, and waits for CMD and the workloads
 run_held() {
 	local out=$1 err=$2 p; shift 2
+	: >"$err"	# (see check_clean_exit_rc)
 	"$@" >"$out" 2>"$err" &
 	p=$!
 	wait_line "$err" 'tracing|watching' && touch "$WL_GOFILE"

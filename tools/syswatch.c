@@ -101,10 +101,13 @@ static void parse_syscalls(const char *arg)
 		long nr = syscall_lookup(p);
 
 		if (nr < 0) {
-			msg_warn("invalid --syscall: unknown syscall '%s' on %s",
-				 p, syscall_table_arch());
+			char name[64];
+
+			snprintf(name, sizeof(name), "%s", p);
 			free(dup);
-			die_usage("(names are those of the kernel headers, e.g. getppid)");
+			die_usage("invalid --syscall: unknown syscall '%s' on %s (names "
+				  "are those of the kernel headers, e.g. getppid)",
+				  name, syscall_table_arch());
 		}
 		if (nr >= SW_MAX_SYSCALLS) {
 			free(dup);
