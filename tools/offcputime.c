@@ -468,13 +468,6 @@ static int on_dwarf_event(void *vctx, void *data, size_t size)
 	return 0;
 }
 
-static int poll_events(void *rb, int timeout_ms)
-{
-	int err = ring_buffer__poll(rb, timeout_ms);
-
-	return err < 0 ? err : 0;
-}
-
 static const char *const loss_hints[LOSS_KINDS] = {
 	[LOSS_STACK_COLLISION] = "raise --stack-storage-size",
 	[LOSS_STACK_FULL] = "raise --stack-storage-size",
@@ -495,7 +488,6 @@ int main(int argc, char **argv)
 	__u64 losses[LOSS_KINDS];
 	enum run_end end;
 	int err = 0;
-	char who[256];
 
 	suite_init("offcputime");
 	argp_parse(&argp, argc, argv, 0, NULL, NULL);
@@ -546,10 +538,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	sym = stacksym_new(env.lines);
-	for (size_t i = 0; i < env.c.pids.n; i++)
-		stacksym_cache_pid(sym, env.c.pids.ids[i]);
-	for (size_t i = 0; i < env.c.tids.n; i++)
-		stacksym_cache_pid(sym, tid_tgid(env.c.tids.ids[i]));
+	stacksym_cache_targets(sym, &env.c);
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.announce_rb), stacksym_on_announce, sym, NULL);
 	if (!rb) {
 		err = bpf_fail("creating the ring buffer", errno);
@@ -569,17 +558,13 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	common_opts_target(&env.c, who, sizeof(who));
-	if (env.c.duration)
-		msg_warn("tracing off-CPU time of %s for %g s", who, env.c.duration);
-	else
-		msg_warn("tracing off-CPU time of %s; Ctrl-C to end", who);
+	run_say_tracing("off-CPU time", &env.c);
 
 	end = run_loop(&(struct run_opts){
 		.duration = env.c.duration,
 		.pids = &env.c.pids,
 		.tids = &env.c.tids,
-		.poll = poll_events,
+		.poll = run_poll_ringbuf,
 		.ctx = rb,
 	});
 	/* stop recording before reading, so the report is one instant */

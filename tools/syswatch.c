@@ -923,10 +923,7 @@ int main(int argc, char **argv)
 	}
 	if (env.slower_us) {
 		ctx.sym = stacksym_new(false);
-		for (size_t i = 0; i < env.c.pids.n; i++)
-			stacksym_cache_pid(ctx.sym, env.c.pids.ids[i]);
-		for (size_t i = 0; i < env.c.tids.n; i++)
-			stacksym_cache_pid(ctx.sym, tid_tgid(env.c.tids.ids[i]));
+		stacksym_cache_targets(ctx.sym, &env.c);
 		ctx.wall_offset = realtime_ns() - now_ns();
 		ctx.rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event,
 					  &ctx, NULL);
@@ -942,10 +939,7 @@ int main(int argc, char **argv)
 	}
 
 	common_opts_target(&env.c, who, sizeof(who));
-	if (env.c.duration)
-		msg_warn("tracing syscalls of %s for %g s", who, env.c.duration);
-	else
-		msg_warn("tracing syscalls of %s; Ctrl-C to end", who);
+	run_say_tracing("syscalls", &env.c);
 
 	end = run_loop(&(struct run_opts){
 		.duration = env.c.duration,

@@ -855,10 +855,7 @@ int main(int argc, char **argv)
 	}
 	ctx.sym = stacksym_new(false);
 	/* the targets' own threads are the likeliest wakers */
-	for (size_t i = 0; i < env.c.pids.n; i++)
-		stacksym_cache_pid(ctx.sym, env.c.pids.ids[i]);
-	for (size_t i = 0; i < env.c.tids.n; i++)
-		stacksym_cache_pid(ctx.sym, tid_tgid(env.c.tids.ids[i]));
+	stacksym_cache_targets(ctx.sym, &env.c);
 	ctx.rb = ring_buffer__new(bpf_map__fd(skel->maps.announce_rb), on_announce,
 				  ctx.sym, NULL);
 	if (!ctx.rb) {
@@ -870,10 +867,7 @@ int main(int argc, char **argv)
 		dw_recs = kmap_new(sizeof(struct wakers_key), sizeof(struct dw_rec));
 		dw_woken = kmap_new(sizeof(__u32), sizeof(struct dw_woken));
 		/* the targets' own threads are the likeliest wakers */
-		for (size_t i = 0; i < env.c.pids.n; i++)
-			dwunw_cache_pid(dw, env.c.pids.ids[i]);
-		for (size_t i = 0; i < env.c.tids.n; i++)
-			dwunw_cache_pid(dw, tid_tgid(env.c.tids.ids[i]));
+		dwunw_cache_targets(dw, &env.c);
 		err = ring_buffer__add(ctx.rb, bpf_map__fd(skel->maps.ustack_rb), on_dwarf_event, NULL);
 		if (err) {
 			err = bpf_fail("adding the stack-sample ring buffer", err);
@@ -887,10 +881,7 @@ int main(int argc, char **argv)
 	}
 
 	common_opts_target(&env.c, who, sizeof(who));
-	if (env.c.duration)
-		msg_warn("tracing wakeups of %s for %g s", who, env.c.duration);
-	else
-		msg_warn("tracing wakeups of %s; Ctrl-C to end", who);
+	run_say_tracing("wakeups", &env.c);
 
 	end = run_loop(&(struct run_opts){
 		.duration = env.c.duration,

@@ -6,6 +6,7 @@
 #include <linux/types.h>
 #include "dwarf.h"
 #include "common.h"
+#include "opts.h"
 
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
@@ -453,4 +454,14 @@ void dwunw_report(const struct dwunw *u)
 		 (unsigned long long)bad, (unsigned long long)st->samples,
 		 (unsigned long long)st->truncated, (unsigned long long)st->no_cfi,
 		 (unsigned long long)st->no_process);
+}
+
+static void cache_one(void *u, uint32_t tgid)
+{
+	dwunw_cache_pid(u, tgid);
+}
+
+void dwunw_cache_targets(struct dwunw *u, const struct common_opts *o)
+{
+	common_opts_foreach_tgid(o, cache_one, u);
 }

@@ -40,6 +40,9 @@ const __u64 *dwunw_stack(const struct dwunw *u, int id, int *n, enum dwunw_end *
 /* Reads the modules of process pid now, while it lives (a process that
  * exits before its samples are unwound keeps its stacks); false if not */
 bool dwunw_cache_pid(struct dwunw *u, __u32 pid);
+/* The same for every -p/-t target of the tool */
+struct common_opts;
+void dwunw_cache_targets(struct dwunw *u, const struct common_opts *o);
 /* The process exec'd: its modules must be read again */
 void dwunw_forget(struct dwunw *u, __u32 pid);
 /* The marked frame that ends a stack that stopped early, NULL if complete */

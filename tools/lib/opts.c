@@ -398,6 +398,19 @@ void common_opts_target(const struct common_opts *o, char *buf, size_t size)
 		 *t ? "tid " : "", t);
 }
 
+void common_opts_foreach_tgid(const struct common_opts *o,
+			      void (*fn)(void *arg, uint32_t tgid), void *arg)
+{
+	for (size_t i = 0; i < o->pids.n; i++)
+		fn(arg, o->pids.ids[i]);
+	for (size_t i = 0; i < o->tids.n; i++) {
+		uint32_t tgid = tid_tgid(o->tids.ids[i]);
+
+		if (tgid)
+			fn(arg, tgid);
+	}
+}
+
 void suite_print_version(FILE *f, struct argp_state *state)
 {
 	fprintf(f, "%s %s (latency-tools suite)\n", tool_name, SUITE_VERSION);

@@ -99,6 +99,10 @@ void common_opts_finish(struct common_opts *o);
 /* Who is traced, for messages: "pid 1,2", "tid 3", "pid 1, tid 3" or
  * "all threads" */
 void common_opts_target(const struct common_opts *o, char *buf, size_t size);
+/* Calls fn for the thread-group id of every -p and -t target (the
+ * processes whose symbols a tool captures before they can exit) */
+void common_opts_foreach_tgid(const struct common_opts *o,
+			      void (*fn)(void *arg, uint32_t tgid), void *arg);
 
 /* argp's --version */
 void suite_print_version(FILE *f, struct argp_state *state);

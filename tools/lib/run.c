@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/libbpf.h>
 
 volatile sig_atomic_t run_exiting;
 uint64_t run_start_ns, run_end_ns;
@@ -86,6 +87,24 @@ enum run_end run_loop(const struct run_opts *o)
 	}
 	run_end_ns = now_ns();
 	return end;
+}
+
+void run_say_tracing(const char *what, const struct common_opts *o)
+{
+	char who[512];
+
+	common_opts_target(o, who, sizeof(who));
+	if (o->duration)
+		msg_warn("tracing %s of %s for %g s", what, who, o->duration);
+	else
+		msg_warn("tracing %s of %s; Ctrl-C to end", what, who);
+}
+
+int run_poll_ringbuf(void *rb, int timeout_ms)
+{
+	int err = ring_buffer__poll(rb, timeout_ms);
+
+	return err < 0 ? err : 0;
 }
 
 void run_report_end(enum run_end end)

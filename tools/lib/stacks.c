@@ -5,6 +5,7 @@
 #include "blazesym.h"
 #include "announce.h"
 #include "json.h"
+#include "opts.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,16 @@ void stacksym_cache_pid(struct stacksym *s, uint32_t pid)
 	};
 
 	blaze_symbolize_cache_process(s->sym, &src);
+}
+
+static void cache_one(void *s, uint32_t tgid)
+{
+	stacksym_cache_pid(s, tgid);
+}
+
+void stacksym_cache_targets(struct stacksym *s, const struct common_opts *o)
+{
+	common_opts_foreach_tgid(o, cache_one, s);
 }
 
 int stacksym_on_announce(void *ctx, void *data, size_t size)

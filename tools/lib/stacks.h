@@ -20,6 +20,9 @@ struct stacksym *stacksym_new(bool code_info);
 void stacksym_free(struct stacksym *s);
 /* Capture what is needed to name PID's frames after it exits */
 void stacksym_cache_pid(struct stacksym *s, uint32_t pid);
+/* The same for every -p/-t target of the tool */
+struct common_opts;
+void stacksym_cache_targets(struct stacksym *s, const struct common_opts *o);
 /* ring_buffer__new() callback for bpf/announce.bpf.h's announce_rb; ctx
  * is the struct stacksym: captures each announced process */
 int stacksym_on_announce(void *ctx, void *data, size_t size);
