@@ -144,7 +144,7 @@ done <"$T/readme.examples"
 kill -9 "$TPID" 2>/dev/null
 
 # man pages: built from docs/, rendered, with NAME and OPTIONS
-make -s -C "$ROOT" man >"$T/man.out" 2>&1
+make -s -C "$ROOT" man OUT="$BUILD" >"$T/man.out" 2>&1
 check "make man succeeds" test $? = 0
 for t in $TOOLS; do
 	m=$BUILD/man/$t.8
