@@ -50,4 +50,31 @@ static __always_inline void announce_forget(__u32 tgid)
 	bpf_map_delete_elem(&announced, &tgid);
 }
 
+/* The sched_process_exec programs (tp_btf and raw_tp) that do it, for a
+ * tool that defines ANNOUNCE_EXEC_PROGRAMS before including this header.
+ * ANNOUNCE_EXEC_HOOK(), if defined, runs after (e.g. a generation count). */
+#ifdef ANNOUNCE_EXEC_PROGRAMS
+#ifndef ANNOUNCE_EXEC_HOOK
+#define ANNOUNCE_EXEC_HOOK()
+#endif
+static __always_inline int announce_exec(void)
+{
+	announce_forget(bpf_get_current_pid_tgid() >> 32);
+	ANNOUNCE_EXEC_HOOK();
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(sched_process_exec_btf)
+{
+	return announce_exec();
+}
+
+SEC("raw_tp/sched_process_exec")
+int sched_process_exec_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return announce_exec();
+}
+#endif
+
 #endif

@@ -9,6 +9,7 @@
 #include "offcputime.h"
 #include "filter.bpf.h"
 #include "losses.bpf.h"
+#define ANNOUNCE_EXEC_PROGRAMS
 #include "announce.bpf.h"
 #include "ustack.bpf.h"
 #include "tp.bpf.h"
@@ -174,25 +175,6 @@ int sched_switch_raw(struct bpf_raw_tracepoint_args *ctx)
 	return handle_switch(ctx, false, (bool)ctx->args[0],
 			     (struct task_struct *)ctx->args[1],
 			     (struct task_struct *)ctx->args[2]);
-}
-
-/* After exec the process maps other files: announce it again */
-static __always_inline int handle_exec(void)
-{
-	announce_forget(bpf_get_current_pid_tgid() >> 32);
-	return 0;
-}
-
-SEC("tp_btf/sched_process_exec")
-int BPF_PROG(sched_process_exec_btf)
-{
-	return handle_exec();
-}
-
-SEC("raw_tp/sched_process_exec")
-int sched_process_exec_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return handle_exec();
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

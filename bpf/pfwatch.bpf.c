@@ -12,6 +12,10 @@
 #include "pfwatch.h"
 #include "filter.bpf.h"
 #include "losses.bpf.h"
+#define ANNOUNCE_EXEC_PROGRAMS
+/* counts execs, so that a process's regions are announced again after one */
+extern __u32 exec_gen;
+#define ANNOUNCE_EXEC_HOOK() __sync_fetch_and_add(&exec_gen, 1)
 #include "announce.bpf.h"
 #include "ustack.bpf.h"
 #include "tp.bpf.h"
@@ -257,26 +261,6 @@ SEC("perf_event")
 int pf_minor(struct bpf_perf_event_data *ctx)
 {
 	return handle_fault(ctx, false);
-}
-
-/* After exec the process maps other files: announce it again */
-static __always_inline int handle_exec(void)
-{
-	announce_forget(bpf_get_current_pid_tgid() >> 32);
-	__sync_fetch_and_add(&exec_gen, 1);
-	return 0;
-}
-
-SEC("tp_btf/sched_process_exec")
-int BPF_PROG(sched_process_exec_btf)
-{
-	return handle_exec();
-}
-
-SEC("raw_tp/sched_process_exec")
-int sched_process_exec_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return handle_exec();
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

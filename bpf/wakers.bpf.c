@@ -16,6 +16,7 @@
 #include "filter.bpf.h"
 #include "losses.bpf.h"
 #include "hist.bpf.h"
+#define ANNOUNCE_EXEC_PROGRAMS
 #include "announce.bpf.h"
 #include "ustack.bpf.h"
 #include "tp.bpf.h"
@@ -544,24 +545,6 @@ SEC("raw_tp/softirq_exit")
 int softirq_exit_raw(struct bpf_raw_tracepoint_args *ctx)
 {
 	return softirq_mark(0);
-}
-
-static __always_inline int handle_exec(void)
-{
-	announce_forget(bpf_get_current_pid_tgid() >> 32);
-	return 0;
-}
-
-SEC("tp_btf/sched_process_exec")
-int BPF_PROG(sched_process_exec_btf)
-{
-	return handle_exec();
-}
-
-SEC("raw_tp/sched_process_exec")
-int sched_process_exec_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return handle_exec();
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
