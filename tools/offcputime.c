@@ -26,27 +26,16 @@ static struct env {
 	__u32 state_mask;
 	bool runnable;
 	__u64 min_us, max_us;
-	__u32 stack_storage, max_entries;
-	bool lines;
-	bool dwarf;
-	__u32 stack_copy;
-	bool stack_copy_set;	/* --stack-copy-size given (needs --dwarf) */
+	struct stack_opts s;	/* sizes, --lines, --dwarf */
 } env = {
-	.stack_copy = 8192,
 	.all_states = true,
 	.min_us = 1,
 	.max_us = ~0ULL / 1000,
-	.stack_storage = 16384,
-	.max_entries = 32768,
+	.s = { .stack_storage = 16384, .max_entries = 32768, .stack_copy = 8192 },
 };
 
 enum {
 	OPT_STATE = OPT_TOOL_BASE,
-	OPT_STACK_STORAGE,
-	OPT_MAX_ENTRIES,
-	OPT_LINES,
-	OPT_DWARF,
-	OPT_STACK_COPY,
 };
 
 static const char doc[] =
@@ -146,22 +135,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_STATE:
 		parse_state(arg);
 		break;
-	case OPT_STACK_STORAGE:
-		env.stack_storage = opt_u64("--stack-storage-size", arg, 1, 1 << 24);
-		break;
-	case OPT_MAX_ENTRIES:
-		env.max_entries = opt_u64("--max-entries", arg, 1, 1 << 24);
-		break;
-	case OPT_LINES:
-		env.lines = true;
-		break;
-	case OPT_DWARF:
-		env.dwarf = true;
-		break;
-	case OPT_STACK_COPY:
-		env.stack_copy = opt_u64("--stack-copy-size", arg, 64, USTACK_COPY_MAX);
-		env.stack_copy_set = true;
-		break;
 	case ARGP_KEY_ARG:
 		if (state->arg_num > 0)
 			die_usage("unexpected argument '%s'", arg);
@@ -170,6 +143,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.c.duration = opt_seconds("duration", arg);
 		break;
 	default:
+		if (stack_parse_opt(key, arg, &env.s) != ARGP_ERR_UNKNOWN)
+			break;
 		return common_parse_opt(key, arg, state, &env.c);
 	}
 	return 0;
@@ -494,8 +469,7 @@ int main(int argc, char **argv)
 	common_opts_finish(&env.c);
 	if (env.user_only && env.kernel_only)
 		die_usage("-u and -k exclude each other");
-	if (env.stack_copy_set && !env.dwarf)
-		die_usage("--stack-copy-size applies to --dwarf only");
+	stack_opts_finish(&env.s);
 	if (env.min_us > env.max_us)
 		die_usage("-m %llu is above -M %llu", (unsigned long long)env.min_us,
 			  (unsigned long long)env.max_us);
@@ -515,15 +489,15 @@ int main(int argc, char **argv)
 	skel->rodata->min_ns = env.min_us * 1000;
 	skel->rodata->max_ns = env.max_us * 1000;
 	skel->rodata->want_ustack = !env.kernel_only;
-	skel->rodata->dwarf_mode = env.dwarf;
-	skel->rodata->ustack_copy_size = env.stack_copy;
-	map_resize(skel->maps.ustack_rb, env.dwarf ? 32 << 20 : 4096);
-	map_resize(skel->maps.ustack_scratch, env.dwarf ? ncpus_possible() : 1);
+	skel->rodata->dwarf_mode = env.s.dwarf;
+	skel->rodata->ustack_copy_size = env.s.stack_copy;
+	map_resize(skel->maps.ustack_rb, env.s.dwarf ? 32 << 20 : 4096);
+	map_resize(skel->maps.ustack_scratch, env.s.dwarf ? ncpus_possible() : 1);
 	filter_configure(&skel->rodata->tfilter, skel->maps.target_tgids,
 			 skel->maps.target_tids, skel->maps.target_cpus, &env.c);
-	map_resize(skel->maps.stacks, env.stack_storage);
-	map_resize(skel->maps.start, env.max_entries);
-	map_resize(skel->maps.counts, env.max_entries);
+	map_resize(skel->maps.stacks, env.s.stack_storage);
+	map_resize(skel->maps.start, env.s.max_entries);
+	map_resize(skel->maps.counts, env.s.max_entries);
 	bpf_pick_tp_flavour(skel->obj);
 
 	err = offcputime_bpf__load(skel);
@@ -537,14 +511,14 @@ int main(int argc, char **argv)
 		err = bpf_fail("filling the target filter", err);
 		goto cleanup;
 	}
-	sym = stacksym_new(env.lines);
+	sym = stacksym_new(env.s.lines);
 	stacksym_cache_targets(sym, &env.c);
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.announce_rb), stacksym_on_announce, sym, NULL);
 	if (!rb) {
 		err = bpf_fail("creating the ring buffer", errno);
 		goto cleanup;
 	}
-	if (env.dwarf) {
+	if (env.s.dwarf) {
 		dw = dwunw_new();
 		err = ring_buffer__add(rb, bpf_map__fd(skel->maps.ustack_rb), on_dwarf_event, &dctx);
 		if (err) {

@@ -34,25 +34,14 @@ static struct env {
 	struct common_opts c;
 	double warmup;			/* seconds */
 	bool per_cpu;
-	__u32 stack_storage, max_entries;
-	bool lines;
-	bool dwarf;
-	__u32 stack_copy;
-	bool stack_copy_set;	/* --stack-copy-size given (needs --dwarf) */
+	struct stack_opts s;	/* sizes, --lines, --dwarf */
 } env = {
-	.stack_copy = 8192,
-	.stack_storage = 16384,
-	.max_entries = 32768,
+	.s = { .stack_storage = 16384, .max_entries = 32768, .stack_copy = 8192 },
 };
 
 enum {
 	OPT_WARMUP = OPT_TOOL_BASE,
 	OPT_PER_CPU,
-	OPT_STACK_STORAGE,
-	OPT_MAX_ENTRIES,
-	OPT_LINES,
-	OPT_DWARF,
-	OPT_STACK_COPY,
 };
 
 static const char doc[] =
@@ -103,23 +92,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_PER_CPU:
 		env.per_cpu = true;
 		break;
-	case OPT_STACK_STORAGE:
-		env.stack_storage = opt_u64("--stack-storage-size", arg, 1, 1 << 24);
-		break;
-	case OPT_MAX_ENTRIES:
-		env.max_entries = opt_u64("--max-entries", arg, 1, 1 << 24);
-		break;
-	case OPT_LINES:
-		env.lines = true;
-		break;
-	case OPT_DWARF:
-		env.dwarf = true;
-		break;
-	case OPT_STACK_COPY:
-		env.stack_copy = opt_u64("--stack-copy-size", arg, 64, USTACK_COPY_MAX);
-		env.stack_copy_set = true;
-		break;
 	default:
+		if (stack_parse_opt(key, arg, &env.s) != ARGP_ERR_UNKNOWN)
+			break;
 		return common_parse_opt(key, arg, state, &env.c);
 	}
 	return 0;
@@ -929,8 +904,7 @@ int main(int argc, char **argv)
 	if (env.c.duration && env.warmup >= env.c.duration)
 		die_usage("--warmup %g is not shorter than -d %g: nothing would be "
 			  "checked", env.warmup, env.c.duration);
-	if (env.stack_copy_set && !env.dwarf)
-		die_usage("--stack-copy-size applies to --dwarf only");
+	stack_opts_finish(&env.s);
 	bpf_env_check();
 	run_install_signals();
 
@@ -952,12 +926,12 @@ int main(int argc, char **argv)
 	}
 	filter_configure(&skel->rodata->tfilter, skel->maps.target_tgids,
 			 skel->maps.target_tids, skel->maps.target_cpus, &env.c);
-	map_resize(skel->maps.stacks, env.stack_storage);
-	map_resize(skel->maps.counts, env.max_entries);
-	skel->rodata->dwarf_mode = env.dwarf;
-	skel->rodata->ustack_copy_size = env.stack_copy;
-	map_resize(skel->maps.ustack_rb, env.dwarf ? 32 << 20 : 4096);
-	map_resize(skel->maps.ustack_scratch, env.dwarf ? ncpus_possible() : 1);
+	map_resize(skel->maps.stacks, env.s.stack_storage);
+	map_resize(skel->maps.counts, env.s.max_entries);
+	skel->rodata->dwarf_mode = env.s.dwarf;
+	skel->rodata->ustack_copy_size = env.s.stack_copy;
+	map_resize(skel->maps.ustack_rb, env.s.dwarf ? 32 << 20 : 4096);
+	map_resize(skel->maps.ustack_scratch, env.s.dwarf ? ncpus_possible() : 1);
 	bpf_pick_tp_flavour(skel->obj);
 
 	err = pfwatch_bpf__load(skel);
@@ -971,7 +945,7 @@ int main(int argc, char **argv)
 		err = bpf_fail("filling the target filter", err);
 		goto cleanup;
 	}
-	ctx.sym = stacksym_new(env.lines);
+	ctx.sym = stacksym_new(env.s.lines);
 	ctx.vmas = vmas_new();
 	targets_init(&targets);
 	for (size_t i = 0; i < targets.n; i++) {
@@ -983,7 +957,7 @@ int main(int argc, char **argv)
 		err = bpf_fail("creating the ring buffer", errno);
 		goto cleanup;
 	}
-	if (env.dwarf) {
+	if (env.s.dwarf) {
 		dw = dwunw_new();
 		dw_recs = kmap_new(sizeof(struct pf_key), sizeof(struct dw_rec));
 		for (size_t i = 0; i < targets.n; i++)

@@ -48,7 +48,6 @@ enum {
 	OPT_SYSCALL,
 	OPT_ERRORS,
 	OPT_SLOWER,
-	OPT_MAX_ENTRIES,
 };
 
 static const char doc[] =

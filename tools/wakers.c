@@ -31,23 +31,14 @@ static struct env {
 	struct common_opts c;
 	bool time;
 	bool no_signals;
-	__u32 stack_storage, max_entries;
-	bool dwarf;
-	__u32 stack_copy;
-	bool stack_copy_set;	/* --stack-copy-size given (needs --dwarf) */
+	struct stack_opts s;	/* sizes, --lines, --dwarf */
 } env = {
-	.stack_copy = 8192,
-	.stack_storage = 16384,
-	.max_entries = 10240,
+	.s = { .stack_storage = 16384, .max_entries = 10240, .stack_copy = 8192 },
 };
 
 enum {
 	OPT_TIME = OPT_TOOL_BASE,
 	OPT_NO_SIGNALS,
-	OPT_STACK_STORAGE,
-	OPT_MAX_ENTRIES,
-	OPT_DWARF,
-	OPT_STACK_COPY,
 };
 
 static const char doc[] =
@@ -101,20 +92,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_NO_SIGNALS:
 		env.no_signals = true;
 		break;
-	case OPT_STACK_STORAGE:
-		env.stack_storage = opt_u64("--stack-storage-size", arg, 1, 1 << 24);
-		break;
-	case OPT_MAX_ENTRIES:
-		env.max_entries = opt_u64("--max-entries", arg, 1, 1 << 24);
-		break;
-	case OPT_DWARF:
-		env.dwarf = true;
-		break;
-	case OPT_STACK_COPY:
-		env.stack_copy = opt_u64("--stack-copy-size", arg, 64, USTACK_COPY_MAX);
-		env.stack_copy_set = true;
-		break;
 	default:
+		if (stack_parse_opt(key, arg, &env.s) != ARGP_ERR_UNKNOWN)
+			break;
 		return common_parse_opt(key, arg, state, &env.c);
 	}
 	return 0;
@@ -812,8 +792,7 @@ int main(int argc, char **argv)
 	common_opts_finish(&env.c);
 	if (env.time && !env.c.folded)
 		die_usage("--time goes with -f/--folded");
-	if (env.stack_copy_set && !env.dwarf)
-		die_usage("--stack-copy-size applies to --dwarf only");
+	stack_opts_finish(&env.s);
 	bpf_env_check();
 	run_install_signals();
 
@@ -823,19 +802,19 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	skel->rodata->want_signals = !env.no_signals;
-	skel->rodata->dwarf_mode = env.dwarf;
-	skel->rodata->ustack_copy_size = env.stack_copy;
-	map_resize(skel->maps.ustack_rb, env.dwarf ? 32 << 20 : 4096);
-	map_resize(skel->maps.ustack_scratch, env.dwarf ? ncpus_possible() : 1);
+	skel->rodata->dwarf_mode = env.s.dwarf;
+	skel->rodata->ustack_copy_size = env.s.stack_copy;
+	map_resize(skel->maps.ustack_rb, env.s.dwarf ? 32 << 20 : 4096);
+	map_resize(skel->maps.ustack_scratch, env.s.dwarf ? ncpus_possible() : 1);
 	if (!getenv("SUITE_WAKERS_IRQ_EVENTS"))
 		skel->rodata->pc_by_rq = percpu_layout(&skel->rodata->pc_from_rq,
 						       &skel->rodata->cpu_from_rq);
 	filter_configure(&skel->rodata->tfilter, skel->maps.target_tgids,
 			 skel->maps.target_tids, skel->maps.target_cpus, &env.c);
-	map_resize(skel->maps.stacks, env.stack_storage);
-	map_resize(skel->maps.agg, env.max_entries);
-	map_resize(skel->maps.latency, env.max_entries);
-	map_resize(skel->maps.tstates, env.max_entries);
+	map_resize(skel->maps.stacks, env.s.stack_storage);
+	map_resize(skel->maps.agg, env.s.max_entries);
+	map_resize(skel->maps.latency, env.s.max_entries);
+	map_resize(skel->maps.tstates, env.s.max_entries);
 	if (env.no_signals) {
 		bpf_program__set_autoload(skel->progs.signal_generate_btf, false);
 		bpf_program__set_autoload(skel->progs.signal_generate_raw, false);
@@ -862,7 +841,7 @@ int main(int argc, char **argv)
 		err = bpf_fail("creating the ring buffer", errno);
 		goto cleanup;
 	}
-	if (env.dwarf) {
+	if (env.s.dwarf) {
 		dw = dwunw_new();
 		dw_recs = kmap_new(sizeof(struct wakers_key), sizeof(struct dw_rec));
 		dw_woken = kmap_new(sizeof(__u32), sizeof(struct dw_woken));

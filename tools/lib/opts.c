@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "opts.h"
 #include "common.h"
+#include <linux/types.h>
+#include "ustack.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -376,6 +378,37 @@ error_t common_parse_opt(int key, char *arg, struct argp_state *state,
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
+}
+
+error_t stack_parse_opt(int key, char *arg, struct stack_opts *s)
+{
+	switch (key) {
+	case OPT_STACK_STORAGE:
+		s->stack_storage = opt_u64("--stack-storage-size", arg, 1, 1 << 24);
+		break;
+	case OPT_MAX_ENTRIES:
+		s->max_entries = opt_u64("--max-entries", arg, 1, 1 << 24);
+		break;
+	case OPT_LINES:
+		s->lines = true;
+		break;
+	case OPT_DWARF:
+		s->dwarf = true;
+		break;
+	case OPT_STACK_COPY:
+		s->stack_copy = opt_u64("--stack-copy-size", arg, 64, USTACK_COPY_MAX);
+		s->stack_copy_set = true;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+void stack_opts_finish(const struct stack_opts *s)
+{
+	if (s->stack_copy_set && !s->dwarf)
+		die_usage("--stack-copy-size applies to --dwarf only");
 }
 
 void common_opts_finish(struct common_opts *o)

@@ -39,8 +39,31 @@ struct common_opts {
  * OPT_TOOL_BASE up. */
 enum {
 	OPT_CHECK = 0x1000,
+	/* the stack tools' options (struct stack_opts) */
+	OPT_STACK_STORAGE = 0x1010,
+	OPT_MAX_ENTRIES,
+	OPT_LINES,
+	OPT_DWARF,
+	OPT_STACK_COPY,
 	OPT_TOOL_BASE = 0x1100,
 };
+
+/* What offcputime, wakers and pfwatch share: map sizes, symbolization and
+ * --dwarf.  Each tool lists the argp entries it takes (their texts name its
+ * own defaults) and hands their keys to stack_parse_opt(). */
+struct stack_opts {
+	uint32_t stack_storage;	/* --stack-storage-size */
+	uint32_t max_entries;	/* --max-entries */
+	bool lines;		/* --lines */
+	bool dwarf;		/* --dwarf */
+	uint32_t stack_copy;	/* --stack-copy-size */
+	bool stack_copy_set;
+};
+
+/* Handles the keys above; ARGP_ERR_UNKNOWN otherwise */
+error_t stack_parse_opt(int key, char *arg, struct stack_opts *s);
+/* Checks once all options are in: --stack-copy-size needs --dwarf */
+void stack_opts_finish(const struct stack_opts *s);
 
 #define OPTS_PID  { "pid", 'p', "PID", 0, "Trace every thread of process PID (comma list)", 0 }
 #define OPTS_TID  { "tid", 't', "TID", 0, "Trace thread TID (comma list)", 0 }
