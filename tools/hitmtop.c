@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 
 #include "common.h"
+#include "mapmem.h"
 #include "opts.h"
 #include "run.h"
 #include "json.h"
@@ -683,8 +684,9 @@ static struct hitmtop_bpf *open_and_load(int *err)
 	skel->rodata->aggregate = env.record == NULL;
 	filter_configure(&skel->rodata->tfilter, skel->maps.target_tgids,
 			 skel->maps.target_tids, skel->maps.target_cpus, &env.c);
-	map_resize(skel->maps.lines, (uint32_t)env.max_lines);
-	map_resize(skel->maps.offs, (uint32_t)env.max_lines * 4);
+	map_resize_opt(skel->maps.lines, (uint32_t)env.max_lines, "--max-lines", env.max_lines);
+	map_resize_opt(skel->maps.offs, (uint32_t)env.max_lines * 4, "--max-lines", env.max_lines);
+	map_mem_check(skel->obj);
 	*err = hitmtop_bpf__load(skel);
 	if (*err) {
 		*err = bpf_fail("loading the BPF program", *err);

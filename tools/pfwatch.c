@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "common.h"
+#include "mapmem.h"
 #include "opts.h"
 #include "run.h"
 #include "json.h"
@@ -926,13 +927,14 @@ int main(int argc, char **argv)
 	}
 	filter_configure(&skel->rodata->tfilter, skel->maps.target_tgids,
 			 skel->maps.target_tids, skel->maps.target_cpus, &env.c);
-	map_resize(skel->maps.stacks, env.s.stack_storage);
-	map_resize(skel->maps.counts, env.s.max_entries);
+	map_resize_opt(skel->maps.stacks, env.s.stack_storage, "--stack-storage-size", env.s.stack_storage);
+	map_resize_opt(skel->maps.counts, env.s.max_entries, "--max-entries", env.s.max_entries);
 	skel->rodata->dwarf_mode = env.s.dwarf;
 	skel->rodata->ustack_copy_size = env.s.stack_copy;
 	map_resize(skel->maps.ustack_rb, env.s.dwarf ? 32 << 20 : 4096);
 	map_resize(skel->maps.ustack_scratch, env.s.dwarf ? ncpus_possible() : 1);
 	bpf_pick_tp_flavour(skel->obj);
+	map_mem_check(skel->obj);
 
 	err = pfwatch_bpf__load(skel);
 	if (err) {

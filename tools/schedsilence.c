@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "common.h"
+#include "mapmem.h"
 #include "opts.h"
 #include "run.h"
 #include "json.h"
@@ -829,7 +830,7 @@ int main(int argc, char **argv)
 	skel->rodata->nwatch = env.c.cpus.n;
 	filter_configure(&skel->rodata->tfilter, skel->maps.target_tgids,
 			 skel->maps.target_tids, skel->maps.target_cpus, &env.c);
-	map_resize(skel->maps.events, (uint32_t)rb_size);
+	map_resize_opt(skel->maps.events, (uint32_t)rb_size, "--ringbuf-kb", env.ringbuf_kb);
 	bpf_disable_missing_tps(skel->obj, rp.missing_tps, sizeof(rp.missing_tps));
 	{
 		static const char *const required[] = {
@@ -845,6 +846,7 @@ int main(int argc, char **argv)
 			}
 	}
 	bpf_pick_tp_flavour(skel->obj);
+	map_mem_check(skel->obj);
 
 	err = schedsilence_bpf__load(skel);
 	if (err) {

@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 
 #include "common.h"
+#include "mapmem.h"
 #include "opts.h"
 #include "run.h"
 #include "json.h"
@@ -135,7 +136,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.slower_us = opt_u64("--slower-than", arg, 1, ~0ULL / 1000);
 		break;
 	case OPT_MAX_ENTRIES:
-		env.max_entries = opt_u64("--max-entries", arg, 1, 1 << 24);
+		env.max_entries = opt_u64("--max-entries", arg, 1, UINT32_MAX);
 		break;
 	default:
 		return common_parse_opt(key, arg, state, &env.c);
@@ -904,10 +905,12 @@ int main(int argc, char **argv)
 	filter_configure(&skel->rodata->tfilter, skel->maps.target_tgids,
 			 skel->maps.target_tids, skel->maps.target_cpus, &env.c);
 	map_resize(skel->maps.sys_stats, env.per_thread ? 1 : slots);
-	map_resize(skel->maps.thread_stats, env.per_thread ? env.max_entries : 1);
-	map_resize(skel->maps.errnos, env.max_entries);
+	map_resize_opt(skel->maps.thread_stats, env.per_thread ? env.max_entries : 1,
+		       "--max-entries", env.max_entries);
+	map_resize_opt(skel->maps.errnos, env.max_entries, "--max-entries", env.max_entries);
 	map_resize(skel->maps.events, env.slower_us ? 4 << 20 : 4096);
 	bpf_pick_tp_flavour(skel->obj);
+	map_mem_check(skel->obj);
 
 	err = syswatch_bpf__load(skel);
 	if (err) {

@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "common.h"
+#include "mapmem.h"
 #include "opts.h"
 #include "run.h"
 #include "json.h"
@@ -811,15 +812,16 @@ int main(int argc, char **argv)
 						       &skel->rodata->cpu_from_rq);
 	filter_configure(&skel->rodata->tfilter, skel->maps.target_tgids,
 			 skel->maps.target_tids, skel->maps.target_cpus, &env.c);
-	map_resize(skel->maps.stacks, env.s.stack_storage);
-	map_resize(skel->maps.agg, env.s.max_entries);
-	map_resize(skel->maps.latency, env.s.max_entries);
-	map_resize(skel->maps.tstates, env.s.max_entries);
+	map_resize_opt(skel->maps.stacks, env.s.stack_storage, "--stack-storage-size", env.s.stack_storage);
+	map_resize_opt(skel->maps.agg, env.s.max_entries, "--max-entries", env.s.max_entries);
+	map_resize_opt(skel->maps.latency, env.s.max_entries, "--max-entries", env.s.max_entries);
+	map_resize_opt(skel->maps.tstates, env.s.max_entries, "--max-entries", env.s.max_entries);
 	if (env.no_signals) {
 		bpf_program__set_autoload(skel->progs.signal_generate_btf, false);
 		bpf_program__set_autoload(skel->progs.signal_generate_raw, false);
 	}
 	bpf_pick_tp_flavour(skel->obj);
+	map_mem_check(skel->obj);
 
 	err = wakers_bpf__load(skel);
 	if (err) {

@@ -384,10 +384,10 @@ error_t stack_parse_opt(int key, char *arg, struct stack_opts *s)
 {
 	switch (key) {
 	case OPT_STACK_STORAGE:
-		s->stack_storage = opt_u64("--stack-storage-size", arg, 1, 1 << 24);
+		s->stack_storage = opt_u64("--stack-storage-size", arg, 1, UINT32_MAX);
 		break;
 	case OPT_MAX_ENTRIES:
-		s->max_entries = opt_u64("--max-entries", arg, 1, 1 << 24);
+		s->max_entries = opt_u64("--max-entries", arg, 1, UINT32_MAX);
 		break;
 	case OPT_LINES:
 		s->lines = true;
