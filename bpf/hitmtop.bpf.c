@@ -101,12 +101,13 @@ static __always_inline struct hitm_counts *entry(void *map, void *key, bool crea
 {
 	static const struct hitm_counts zero;
 	struct hitm_counts *c = bpf_map_lookup_elem(map, key);
+	long err;
 
 	if (c || !create)
 		return c;
-	if (bpf_map_update_elem(map, key, &zero, BPF_NOEXIST) &&
-	    !bpf_map_lookup_elem(map, key)) {
-		loss_inc(LOSS_AGG_FULL);
+	err = bpf_map_update_elem(map, key, &zero, BPF_NOEXIST);
+	if (err && !bpf_map_lookup_elem(map, key)) {
+		update_checked(err, LOSS_AGG_FULL);
 		return NULL;
 	}
 	return bpf_map_lookup_elem(map, key);

@@ -19,6 +19,22 @@ static __always_inline void loss_inc(__u32 kind)
 		(*v)++;
 }
 
+/* The result of a map update or creation: a failure is counted by its
+ * cause, a full map (-E2BIG) as kind_full, no kernel memory for a new
+ * element (-ENOMEM) as LOSS_NOMEM, anything else as LOSS_OTHER */
+static __always_inline long update_checked(long err, __u32 kind_full)
+{
+	if (!err)
+		return 0;
+	if (err == -7 /* E2BIG */)
+		loss_inc(kind_full);
+	else if (err == -12 /* ENOMEM */)
+		loss_inc(LOSS_NOMEM);
+	else
+		loss_inc(LOSS_OTHER);
+	return err;
+}
+
 /* A stack id from bpf_get_stackid(), with its failure counted */
 static __always_inline int stackid_checked(int id, bool user)
 {

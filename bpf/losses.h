@@ -13,6 +13,8 @@ enum loss_kind {
 	LOSS_START_FULL,	/* the in-flight map was full: an interval was missed */
 	LOSS_RINGBUF,		/* ring buffer full: an event was dropped */
 	LOSS_OTHER,		/* any other failed map update */
+	LOSS_NOMEM,		/* no kernel memory for a new element (-ENOMEM) */
+	LOSS_HIST_FULL,		/* the histogram map was full: a sample was lost */
 	LOSS_KINDS,
 };
 

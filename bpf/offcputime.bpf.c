@@ -99,8 +99,7 @@ static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
 		}
 		announce_tgid(tgid);
 	}
-	if (bpf_map_update_elem(&start, &tid, &s, BPF_ANY))
-		loss_inc(LOSS_START_FULL);
+	update_checked(bpf_map_update_elem(&start, &tid, &s, BPF_ANY), LOSS_START_FULL);
 }
 
 static __always_inline void switch_in(bool btf, struct task_struct *next)
@@ -140,9 +139,10 @@ static __always_inline void switch_in(bool btf, struct task_struct *next)
 		return;
 	val = bpf_map_lookup_elem(&counts, &key);
 	if (!val) {
-		if (bpf_map_update_elem(&counts, &key, &zero, BPF_NOEXIST) &&
-		    !bpf_map_lookup_elem(&counts, &key)) {
-			loss_inc(LOSS_AGG_FULL);
+		long err = bpf_map_update_elem(&counts, &key, &zero, BPF_NOEXIST);
+
+		if (err && !bpf_map_lookup_elem(&counts, &key)) {
+			update_checked(err, LOSS_AGG_FULL);
 			return;
 		}
 		val = bpf_map_lookup_elem(&counts, &key);

@@ -222,12 +222,14 @@ static __always_inline int handle_fault(struct bpf_perf_event_data *ctx, bool ma
 
 	val = bpf_map_lookup_elem(&counts, &key);
 	if (!val) {
+		long err;
+
 		zero.addr_min = addr;
 		zero.addr_max = addr;
 		bpf_get_current_comm(&zero.comm, sizeof(zero.comm));
-		if (bpf_map_update_elem(&counts, &key, &zero, BPF_NOEXIST) &&
-		    !bpf_map_lookup_elem(&counts, &key)) {
-			loss_inc(LOSS_AGG_FULL);
+		err = bpf_map_update_elem(&counts, &key, &zero, BPF_NOEXIST);
+		if (err && !bpf_map_lookup_elem(&counts, &key)) {
+			update_checked(err, LOSS_AGG_FULL);
 			return 0;
 		}
 		val = bpf_map_lookup_elem(&counts, &key);

@@ -367,8 +367,7 @@ static __always_inline int work_start(struct work_struct *w)
 	s.ts = bpf_ktime_get_ns();
 	s.cpu = cpu;
 	s.addr = (__u64)BPF_CORE_READ(w, func);
-	if (bpf_map_update_elem(&works, &tid, &s, BPF_ANY))
-		loss_inc(LOSS_START_FULL);
+	update_checked(bpf_map_update_elem(&works, &tid, &s, BPF_ANY), LOSS_START_FULL);
 	return 0;
 }
 

@@ -134,8 +134,8 @@ static __always_inline struct sw_val *stats_of(__u32 tid, __u32 nr)
 	tv = bpf_map_lookup_elem(&zero_tval, &zero);
 	if (!tv)
 		return NULL;
-	if (bpf_map_update_elem(&thread_stats, &key, tv, BPF_NOEXIST)) {
-		loss_inc(LOSS_AGG_FULL);
+	if (update_checked(bpf_map_update_elem(&thread_stats, &key, tv, BPF_NOEXIST),
+			   LOSS_AGG_FULL)) {
 		return NULL;
 	}
 	tv = bpf_map_lookup_elem(&thread_stats, &key);
@@ -162,7 +162,7 @@ static __always_inline int on_enter(long nr)
 	s = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
 				 BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!s) {
-		loss_inc(LOSS_START_FULL);
+		loss_inc(LOSS_NOMEM);
 		return 0;
 	}
 	s->nr = nr;
@@ -174,19 +174,21 @@ static __always_inline void count_errno(__u32 tid, __u32 nr, __u32 err)
 {
 	struct sw_errkey key = { .tid = per_thread ? tid : 0, .nr = nr, .err = err };
 	__u64 one = 1, *v;
+	long ret;
 
 	v = bpf_map_lookup_elem(&errnos, &key);
 	if (v) {
 		__sync_fetch_and_add(v, 1);
 		return;
 	}
-	if (!bpf_map_update_elem(&errnos, &key, &one, BPF_NOEXIST))
+	ret = bpf_map_update_elem(&errnos, &key, &one, BPF_NOEXIST);
+	if (!ret)
 		return;
 	v = bpf_map_lookup_elem(&errnos, &key);	/* another CPU made it */
 	if (v)
 		__sync_fetch_and_add(v, 1);
 	else
-		loss_inc(LOSS_AGG_FULL);
+		update_checked(ret, LOSS_AGG_FULL);
 }
 
 static __always_inline void stream_slow(void *ctx, __u64 pid_tgid, long nr,

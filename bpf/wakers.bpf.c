@@ -71,8 +71,9 @@ struct {
 } agg SEC(".maps");
 
 /* the same keys -> wakeup latency histogram.  Values are 4 KiB, so they
- * are allocated only for keys that occur; an allocation that fails loses
- * one latency sample (LOSS_OTHER), never a wakeup. */
+ * are allocated only for keys that occur; a histogram that cannot be made
+ * (the map is full: LOSS_HIST_FULL; no kernel memory: LOSS_NOMEM) loses
+ * one latency sample, never a wakeup. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -237,13 +238,14 @@ static __always_inline bool record_send(struct wakers_key *k, __u64 seq,
 static __always_inline struct wakers_val *agg_get(const struct wakers_key *k)
 {
 	struct wakers_val *v = bpf_map_lookup_elem(&agg, k), zero = {};
+	long err;
 
 	if (v)
 		return v;
-	bpf_map_update_elem(&agg, k, &zero, BPF_NOEXIST);
+	err = bpf_map_update_elem(&agg, k, &zero, BPF_NOEXIST);
 	v = bpf_map_lookup_elem(&agg, k);
 	if (!v)
-		loss_inc(LOSS_AGG_FULL);
+		update_checked(err ? err : -2 /* ENOENT: gone again */, LOSS_AGG_FULL);
 	else if (k->type == WK_WAKEUP)
 		bpf_map_update_elem(&latency, k, &zero_hist, BPF_NOEXIST);
 	return v;
@@ -304,8 +306,8 @@ static __always_inline int handle_waking(void *ctx, struct task_struct *p,
 	} else {
 		struct tstate n = { .wake_ts = now, .seq = seq, .key = key };
 
-		if (bpf_map_update_elem(&tstates, &tid, &n, BPF_ANY))
-			loss_inc(LOSS_START_FULL);
+		update_checked(bpf_map_update_elem(&tstates, &tid, &n, BPF_ANY),
+			       LOSS_START_FULL);
 	}
 	return 0;
 }
@@ -348,15 +350,16 @@ static __always_inline void latency_done(struct tstate *ts, __u32 tid, __u64 lat
 	}
 	h = bpf_map_lookup_elem(&latency, &ts->key);
 	if (!h) {
-		bpf_map_update_elem(&latency, &ts->key, &zero_hist, BPF_NOEXIST);
+		long err = bpf_map_update_elem(&latency, &ts->key, &zero_hist, BPF_NOEXIST);
+
 		h = bpf_map_lookup_elem(&latency, &ts->key);
+		if (!h)
+			update_checked(err ? err : -2, LOSS_HIST_FULL);
 	}
 	/* keys hold the target tid: only this thread's own switches, one
 	 * CPU at a time, update this histogram */
 	if (h)
 		hist_add_local(h, lat);
-	else
-		loss_inc(LOSS_OTHER);
 	ts->wake_ts = 0;
 }
 
@@ -384,8 +387,8 @@ static __always_inline void switch_out(bool preempt, struct task_struct *prev,
 	} else {
 		struct tstate n = { .off_ts = now };
 
-		if (bpf_map_update_elem(&tstates, &tid, &n, BPF_ANY))
-			loss_inc(LOSS_START_FULL);
+		update_checked(bpf_map_update_elem(&tstates, &tid, &n, BPF_ANY),
+			       LOSS_START_FULL);
 	}
 }
 

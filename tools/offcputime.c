@@ -449,6 +449,7 @@ static const char *const loss_hints[LOSS_KINDS] = {
 	[LOSS_STACK_FULL] = "raise --stack-storage-size",
 	[LOSS_AGG_FULL] = "raise --max-entries",
 	[LOSS_START_FULL] = "raise --max-entries",
+	[LOSS_RINGBUF] = "--dwarf: lower --stack-copy-size",
 	[LOSS_USTACK] = "shown as " FRAME_USER_LOST,
 	[LOSS_KSTACK] = "shown as " FRAME_KERNEL_LOST,
 };

@@ -864,6 +864,7 @@ static const char *const loss_hints[LOSS_KINDS] = {
 	[LOSS_STACK_COLLISION] = "raise --stack-storage-size",
 	[LOSS_STACK_FULL] = "raise --stack-storage-size",
 	[LOSS_AGG_FULL] = "raise --max-entries",
+	[LOSS_RINGBUF] = "mapping names, or --dwarf stack samples (lower --stack-copy-size)",
 	[LOSS_USTACK] = "shown as " FRAME_USER_LOST,
 	[LOSS_KSTACK] = "shown as " FRAME_KERNEL_LOST,
 };

@@ -789,6 +789,7 @@ static void report(const struct report *rp)
 static const char *const loss_hints[LOSS_KINDS] = {
 	[LOSS_RINGBUF] = "raise --ringbuf-kb; the counts are lower bounds",
 	[LOSS_START_FULL] = "work items were missed",
+	[LOSS_NOMEM] = "work items were missed",
 };
 
 int main(int argc, char **argv)

@@ -838,7 +838,8 @@ static int poll_events(void *vctx, int timeout_ms)
 
 static const char *const loss_hints[LOSS_KINDS] = {
 	[LOSS_AGG_FULL] = "raise --max-entries",
-	[LOSS_START_FULL] = "task storage could not be allocated",
+	[LOSS_NOMEM] = "calls not timed (no task storage for a thread) or "
+		       "--per-thread rows lost",
 	[LOSS_RINGBUF] = "raise --slower-than",
 	[LOSS_USTACK] = "shown as " FRAME_USER_LOST,
 };

@@ -772,7 +772,9 @@ static const char *const loss_hints[LOSS_KINDS] = {
 	[LOSS_STACK_FULL] = "raise --stack-storage-size",
 	[LOSS_AGG_FULL] = "raise --max-entries",
 	[LOSS_START_FULL] = "raise --max-entries (blocked time and latency of some wakeups missed)",
-	[LOSS_OTHER] = "latency samples lost: no kernel memory for a new histogram",
+	[LOSS_HIST_FULL] = "raise --max-entries",
+	[LOSS_NOMEM] = "latency samples lost",
+	[LOSS_RINGBUF] = "--dwarf: lower --stack-copy-size",
 	[LOSS_USTACK] = "shown as " FRAME_USER_LOST,
 	[LOSS_KSTACK] = "shown as " FRAME_KERNEL_LOST,
 };

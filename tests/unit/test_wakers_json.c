@@ -66,7 +66,8 @@ int main(void)
 	CHECK_STR(out, "{\"losses\":{\"stack_collision\":3,\"stack_map_full\":0,"
 		  "\"user_stack_unreadable\":0,\"kernel_stack_unreadable\":0,"
 		  "\"aggregation_map_full\":0,\"inflight_map_full\":0,"
-		  "\"ringbuf_full\":0,\"map_update_failed\":7}}",
+		  "\"ringbuf_full\":0,\"map_update_failed\":7,"
+		  "\"no_kernel_memory\":0,\"histogram_map_full\":0}}",
 		  "losses_json: every kind by name, in order");
 	free(out);
 

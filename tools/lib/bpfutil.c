@@ -99,6 +99,8 @@ static const char *const loss_names[LOSS_KINDS] = {
 	[LOSS_START_FULL] = "inflight_map_full",
 	[LOSS_RINGBUF] = "ringbuf_full",
 	[LOSS_OTHER] = "map_update_failed",
+	[LOSS_NOMEM] = "no_kernel_memory",
+	[LOSS_HIST_FULL] = "histogram_map_full",
 };
 
 static const char *const loss_texts[LOSS_KINDS] = {
@@ -110,6 +112,8 @@ static const char *const loss_texts[LOSS_KINDS] = {
 	[LOSS_START_FULL] = "intervals lost: in-flight map full",
 	[LOSS_RINGBUF] = "events lost: ring buffer full",
 	[LOSS_OTHER] = "map updates failed",
+	[LOSS_NOMEM] = "map elements could not be allocated: no kernel memory",
+	[LOSS_HIST_FULL] = "latency samples lost: histogram map full",
 };
 
 const char *loss_name(int kind)
