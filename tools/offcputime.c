@@ -444,6 +444,29 @@ static int on_dwarf_event(void *vctx, void *data, size_t size)
 	return 0;
 }
 
+/* --check: "1234567 us off-CPU in 12 intervals by pid 42 in 5 s", on
+ * stdout after the plain report (the other tools' verdict line), on
+ * stderr with -f or -j, whose stdout is the document alone */
+static void print_verdict(const struct collected *c, enum run_end end)
+{
+	char who[420], what[96], line[600];
+	__u64 ns = 0, n = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		ns += c->e[i].total_ns;
+		n += c->e[i].count;
+	}
+	common_opts_target(&env.c, who, sizeof(who));
+	snprintf(what, sizeof(what), "%llu us off-CPU in %llu interval%s",
+		 (unsigned long long)(ns / 1000), (unsigned long long)n,
+		 n == 1 ? "" : "s");
+	run_verdict(line, sizeof(line), what, who, end, env.c.duration);
+	if (env.c.folded || env.c.json)
+		msg_warn("%s", line);
+	else
+		printf("%s%s\n", c->n ? "" : "No off-CPU time recorded.\n\n", line);
+}
+
 static const char *const loss_hints[LOSS_KINDS] = {
 	[LOSS_STACK_COLLISION] = "raise --stack-storage-size",
 	[LOSS_STACK_FULL] = "raise --stack-storage-size",
@@ -559,6 +582,8 @@ int main(int argc, char **argv)
 	}
 	losses_read(skel->maps.losses, losses);
 	report(skel, sym, &c, losses);
+	if (env.c.check)
+		print_verdict(&c, end);
 	fflush(stdout);
 	losses_report(losses, loss_hints);
 	stacksym_report(sym);

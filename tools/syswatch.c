@@ -849,19 +849,16 @@ static const char *const loss_hints[LOSS_KINDS] = {
 static void format_verdict(char *buf, size_t size, __u64 total, __u64 in_progress,
 			   const char *who, enum run_end end)
 {
-	double secs = (run_end_ns - run_start_ns) / 1e9;
-	char dur[32], extra[64] = "";
+	char what[64];
+	size_t n;
 
-	if (end == RUN_DURATION)
-		snprintf(dur, sizeof(dur), "%g", env.c.duration);
-	else
-		snprintf(dur, sizeof(dur), "%.1f", secs);
+	snprintf(what, sizeof(what), "%llu %s%s", (unsigned long long)total,
+		 env.errors_only ? "failed syscall" : "syscall", total == 1 ? "" : "s");
+	run_verdict(buf, size, what, who, end, env.c.duration);
+	n = strlen(buf);
 	if (in_progress)
-		snprintf(extra, sizeof(extra), " (%llu still in progress)",
+		snprintf(buf + n, size - n, " (%llu still in progress)",
 			 (unsigned long long)in_progress);
-	snprintf(buf, size, "%llu %s%s by %s in %s s%s", (unsigned long long)total,
-		 env.errors_only ? "failed syscall" : "syscall", total == 1 ? "" : "s",
-		 who, dur, extra);
 }
 
 int main(int argc, char **argv)

@@ -107,6 +107,18 @@ int run_poll_ringbuf(void *rb, int timeout_ms)
 	return err < 0 ? err : 0;
 }
 
+void run_verdict(char *buf, size_t size, const char *what, const char *who,
+		 enum run_end end, double duration)
+{
+	char dur[32];
+
+	if (end == RUN_DURATION)
+		snprintf(dur, sizeof(dur), "%g", duration);
+	else
+		snprintf(dur, sizeof(dur), "%.1f", (run_end_ns - run_start_ns) / 1e9);
+	snprintf(buf, size, "%s by %s in %s s", what, who, dur);
+}
+
 void run_report_end(enum run_end end)
 {
 	if (end == RUN_TARGETS_GONE)

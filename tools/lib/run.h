@@ -39,6 +39,10 @@ extern uint64_t run_start_ns, run_end_ns;
 void run_say_tracing(const char *what, const struct common_opts *o);
 /* A run_opts.poll for a libbpf ring_buffer (ctx is the ring_buffer) */
 int run_poll_ringbuf(void *rb, int timeout_ms);
+/* The --check verdict line: "WHAT by WHO in N s", N being the -d duration
+ * when it ran out, else the time traced */
+void run_verdict(char *buf, size_t size, const char *what, const char *who,
+		 enum run_end end, double duration);
 /* Says on stderr why tracing stopped, when it is not the expected way. */
 void run_report_end(enum run_end end);
 
