@@ -23,6 +23,14 @@ static __always_inline void hist_add(struct hist *h, __u64 v)
 			break;
 		old = prev;
 	}
+	old = h->nmin;
+	for (int i = 0; i < 8 && ~v > old; i++) {
+		__u64 prev = __sync_val_compare_and_swap(&h->nmin, old, ~v);
+
+		if (prev == old)
+			break;
+		old = prev;
+	}
 }
 
 /* The same without atomic instructions, for a histogram that only one
@@ -40,6 +48,8 @@ static __always_inline void hist_add_local(struct hist *h, __u64 v)
 	h->sum += v;
 	if (v > h->max)
 		h->max = v;
+	if (~v > h->nmin)
+		h->nmin = ~v;
 }
 
 #endif

@@ -22,7 +22,14 @@ struct hist {
 	__u64 count;
 	__u64 sum;
 	__u64 max;
+	__u64 nmin;	/* ~ the smallest value: a zeroed histogram has none */
 };
+
+/* The smallest value recorded, exact (0 if none, or not recorded) */
+static __always_inline __u64 hist_min(const struct hist *h)
+{
+	return h->count && h->nmin ? ~h->nmin : 0;
+}
 
 /* floor(log2(v)) for v > 0, without loops (the verifier likes it) */
 static __always_inline __u32 hist_log2(__u64 v)

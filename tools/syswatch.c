@@ -476,8 +476,8 @@ static void sort_rows(struct row *rows, size_t n)
 static void print_table(const struct row *rows, size_t n, const char *indent)
 {
 	static const char *const hdr[] = { "SYSCALL", "COUNT", "ERRORS", "TOTAL", "AVG",
-		"P50", "P99", "P99.9", "MAX", "TOP ERRNOS" };
-	struct table *t = table_new(10, hdr, "lrrrrrrrrl");
+		"MIN", "P50", "P99", "P99.9", "MAX", "TOP ERRNOS" };
+	struct table *t = table_new(11, hdr, "lrrrrrrrrrl");
 	const double pct[] = { 0.50, 0.99, 0.999 };
 	char b[40], errs[200];
 	bool any = false;
@@ -495,6 +495,7 @@ static void print_table(const struct row *rows, size_t n, const char *indent)
 		table_cell(t, "%llu", (unsigned long long)r->v.errors);
 		table_cell(t, "%s", (fmt_ns(b, sizeof(b), h->sum), b));
 		table_cell(t, "%s", (fmt_ns(b, sizeof(b), h->sum / h->count), b));
+		table_cell(t, "%s", (fmt_ns(b, sizeof(b), hist_min(h)), b));
 		for (int k = 0; k < 3; k++)
 			table_cell(t, "%s", (fmt_ns(b, sizeof(b), hist_percentile(h, pct[k])), b));
 		table_cell(t, "%s", (fmt_ns(b, sizeof(b), h->max), b));
@@ -626,6 +627,7 @@ static void json_row(struct json *j, const struct row *r)
 	json_kv_u64(j, "count", r->v.h.count);
 	json_kv_u64(j, "errors", r->v.errors);
 	json_kv_u64(j, "total_ns", r->v.h.sum);
+	json_kv_u64(j, "min_ns", hist_min(&r->v.h));
 	json_kv_u64(j, "max_ns", r->v.h.max);
 	hist_json_percentiles(j, &r->v.h);
 	json_kv_u64(j, "entered_before_start", r->v.early);

@@ -2,6 +2,7 @@
 /* The log-linear histogram shared by BPF and user space. */
 #include "unit.h"
 #include "histogram.h"
+#include "hist.bpf.h"	/* hist_add_local() */
 #include <stdlib.h>
 
 static int slots_contiguous(void)
@@ -71,6 +72,34 @@ int main(void)
 	h->count = 3;
 	h->max = 7;
 	CHECK_U64(hist_percentile(h, 0.99), 7, "exact in the linear range");
+
+	/* a narrow cluster at the top of a wide slot: nanosleep(5 ms) takes
+	 * 5.086 to 5.090 ms, in the slot 4.72..5.24 ms whose middle is
+	 * 4.98 ms; no percentile may read below the smallest call */
+	memset(h, 0, sizeof(*h));
+	CHECK_U64(hist_min(h), 0, "no minimum when empty");
+	for (uint64_t v = 5086000; v <= 5090000; v += 40)
+		hist_add_local(h, v);
+	CHECK_U64(hist_min(h), 5086000, "the minimum is exact");
+	CHECK_U64(h->max, 5090000, "the maximum is exact");
+	CHECK(hist_percentile(h, 0.5) >= 5086000 && hist_percentile(h, 0.5) <= 5090000,
+	      "p50 within [min, max] (%llu)", (unsigned long long)hist_percentile(h, 0.5));
+	CHECK(hist_percentile(h, 0.0) == 5086000, "p0 is the minimum");
+	{
+		struct hist *g = calloc(1, sizeof(*g));
+
+		hist_add_local(g, 7000000);
+		hist_add_local(g, 4000000);
+		hist_merge(g, h);
+		CHECK_U64(hist_min(g), 4000000, "merged: the smaller minimum");
+		CHECK_U64(g->max, 7000000, "merged: the larger maximum");
+		memset(g, 0, sizeof(*g));
+		hist_merge(g, h);
+		CHECK_U64(hist_min(g), 5086000, "merged into an empty one: its minimum");
+		free(g);
+	}
+	hist_add_local(h, 0);
+	CHECK_U64(hist_min(h), 0, "a zero is a minimum too");
 	free(h);
 	return unit_exit();
 }

@@ -11,6 +11,8 @@ void hist_merge(struct hist *dst, const struct hist *src)
 	dst->sum += src->sum;
 	if (src->max > dst->max)
 		dst->max = src->max;
+	if (src->nmin > dst->nmin)
+		dst->nmin = src->nmin;
 }
 
 static __u64 slots_total(const struct hist *h)
@@ -49,6 +51,10 @@ __u64 hist_percentile(const struct hist *h, double p)
 			mid = h->max;
 		if (mid < low && h->max >= low)
 			mid = low;
+		/* never outside what was recorded: below the smallest value
+		 * (a slot's middle under a narrow cluster) or above the largest */
+		if (mid < hist_min(h))
+			mid = hist_min(h);
 		return mid;
 	}
 	return h->max;
@@ -129,6 +135,7 @@ void hist_json(struct json *j, const struct hist *h)
 	json_obj_begin(j);
 	json_kv_u64(j, "count", h->count);
 	json_kv_u64(j, "sum_ns", h->sum);
+	json_kv_u64(j, "min_ns", hist_min(h));
 	json_kv_u64(j, "max_ns", h->max);
 	hist_json_percentiles(j, h);
 	json_key(j, "buckets");

@@ -12,14 +12,14 @@
 /* Adds src into dst (per-CPU values, or several keys merged) */
 void hist_merge(struct hist *dst, const struct hist *src);
 /* The value below which a fraction p (0..1) of the samples lie,
- * estimated at the middle of its slot and never above the maximum. */
+ * estimated at the middle of its slot, within [minimum, maximum]. */
 __u64 hist_percentile(const struct hist *h, double p);
 /* A bar chart of the non-empty range, one row per power of two (the
  * sub-buckets summed), then count/avg/p50/p99/p99.9/max.
  * unit is the unit of the values ("ns"); values are shown scaled to
  * readable units. */
 void hist_print(FILE *f, const struct hist *h, const char *indent);
-/* {"count":..,"sum_ns":..,"max_ns":..,"p50_ns":..,"p99_ns":..,"p999_ns":..,
+/* {"count":..,"sum_ns":..,"min_ns":..,"max_ns":..,"p50_ns":..,"p99_ns":..,"p999_ns":..,
  *  "buckets":[{"low":..,"high":..,"count":..}...]} (non-empty buckets) */
 void hist_json(struct json *j, const struct hist *h);
 /* Writes "p50_ns", "p99_ns", "p999_ns" keys into the current object */
