@@ -18,6 +18,7 @@
 #include "filter.bpf.h"
 #include "losses.bpf.h"
 #include "tp.bpf.h"
+#include "irqctx.bpf.h"
 
 #define PF_KTHREAD	0x00200000
 
@@ -127,6 +128,15 @@ int sched_switch_raw(struct bpf_raw_tracepoint_args *ctx)
 			     (struct task_struct *)ctx->args[2]);
 }
 
+/* Who acts now (a waker, an IPI sender): in interrupt context, the
+ * interrupt, not the task it happened to interrupt */
+static __always_inline __u32 acting_ctx(void)
+{
+	int pc;
+
+	return preempt_count_read(&pc) ? irqctx_of(pc) : IRQCTX_TASK;
+}
+
 static __always_inline int handle_wakeup(struct task_struct *p)
 {
 	__u32 cpu = task_cpu_of(p);
@@ -143,6 +153,7 @@ static __always_inline int handle_wakeup(struct task_struct *p)
 	e->pid2 = (__u32)bpf_get_current_pid_tgid();
 	bpf_get_current_comm(&e->name2, sizeof(e->name2));
 	e->flags2 = bpf_get_smp_processor_id();
+	e->kind = acting_ctx();
 	ev_send(e);
 	return 0;
 }
@@ -465,6 +476,7 @@ static __always_inline void ipi_sent(__u32 cpu, __u64 callsite, __u64 callback)
 	e->pid = (__u32)bpf_get_current_pid_tgid();
 	bpf_get_current_comm(&e->name2, sizeof(e->name2));
 	e->flags2 = bpf_get_smp_processor_id();
+	e->kind = acting_ctx();
 	ev_send(e);
 }
 

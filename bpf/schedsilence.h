@@ -52,7 +52,9 @@ struct ss_event {
 	__u64 dur;		/* span: ns; otherwise 0 */
 	__u64 addr;		/* work/hrtimer function; IPI callsite */
 	__u64 addr2;		/* IPI callback */
-	__u32 kind;		/* span: enum ss_span_kind; switch: preempt; tick_stop: success */
+	__u32 kind;		/* span: enum ss_span_kind; switch: preempt; tick_stop: success;
+				 * wakeup, IPI send: the waker's or sender's enum irqctx
+				 * (not task: pid2/pid and name2 are the interrupted task) */
 	__u32 id;		/* irq, softirq vector, ss_vector; switch: prev's state;
 				 * tick_stop: dependency */
 	__u32 pid;		/* switch: next; wakeup/migrate: the task; IPI: sender */

@@ -20,39 +20,13 @@
 #include "announce.bpf.h"
 #include "ustack.bpf.h"
 #include "tp.bpf.h"
+#include "irqctx.bpf.h"
 
 #define PF_KTHREAD	0x00200000
 #define TASK_DEAD	0x00000080
 
-/* preempt_count layout (include/linux/preempt.h, !PREEMPT_RT) */
-#define PC_SOFTIRQ_OFFSET	0x00000100
-#define PC_HARDIRQ_MASK		0x000f0000
-#define PC_NMI_MASK		0x00f00000
-
 const volatile bool want_signals = true;
 const volatile bool dwarf_mode = false;
-
-/* Where this CPU's preempt count is, relative to this CPU's runqueue
- * (both are per-CPU variables, so their distance is the same on every
- * CPU): user space reads the offsets from the kernel's BTF.  A per-CPU
- * ksym would be simpler, but needs CONFIG_KALLSYMS_ALL, which kernels
- * often lack.  pc_from_rq: offset of the preempt count; cpu_from_rq:
- * offset of cpu_number, to check that the runqueue is this CPU's. */
-const volatile bool pc_by_rq = false;
-const volatile __s64 pc_from_rq = 0;
-const volatile __s64 cpu_from_rq = 0;
-
-/* Which source told the context (0: none yet), for -v and JSON; written
- * only when it changes, so CPUs do not fight over its cache line */
-enum { CTX_SRC_PERCPU = 1, CTX_SRC_THREAD_INFO = 2, CTX_SRC_IRQ_EVENTS = 3 };
-__u32 ctx_source = 0;
-
-#define SET_CTX_SOURCE(v) do { if (ctx_source != (v)) ctx_source = (v); } while (0)
-
-/* other architectures keep the preempt count in thread_info */
-struct thread_info___wk {
-	int preempt_count;
-} __attribute__((preserve_access_index));
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
@@ -119,48 +93,15 @@ static __always_inline struct cpu_irq *this_cpu_irq(void)
 	return bpf_map_lookup_elem(&cpu_irqs, &zero);
 }
 
-/* The preempt count of this CPU; false if no source is known */
-static __always_inline bool preempt_count_read(int *pc)
-{
-	struct task_struct *t = (void *)bpf_get_current_task();
-
-	if (pc_by_rq && bpf_core_field_exists(struct cfs_rq, rq)) {
-		/* current runs here, so its runqueue is this CPU's */
-		__u64 rq = (__u64)BPF_CORE_READ(t, se.cfs_rq, rq);
-		int cpu = -1;
-
-		if (rq && !bpf_probe_read_kernel(&cpu, sizeof(cpu), (void *)(rq + cpu_from_rq)) &&
-		    cpu == (int)bpf_get_smp_processor_id() &&
-		    !bpf_probe_read_kernel(pc, sizeof(*pc), (void *)(rq + pc_from_rq))) {
-			SET_CTX_SOURCE(CTX_SRC_PERCPU);
-			return true;
-		}
-	}
-	if (bpf_core_field_exists(struct thread_info___wk, preempt_count)) {
-		struct thread_info___wk *ti = (void *)&t->thread_info;
-
-		*pc = BPF_CORE_READ(ti, preempt_count);
-		SET_CTX_SOURCE(CTX_SRC_THREAD_INFO);
-		return true;
-	}
-	return false;
-}
-
 static __always_inline __u32 cpu_context(const struct cpu_irq *ci)
 {
 	int pc;
 
-	if (preempt_count_read(&pc)) {
-		if (pc & PC_NMI_MASK)
-			return WK_CTX_NMI;
-		if (pc & PC_HARDIRQ_MASK)
-			return WK_CTX_HARDIRQ;
-		if (pc & PC_SOFTIRQ_OFFSET)
-			return WK_CTX_SOFTIRQ;
-		return WK_CTX_TASK;
-	}
+	/* enum wakers_ctx has the values of enum irqctx */
+	if (preempt_count_read(&pc))
+		return irqctx_of(pc);
 	/* no preempt count: what the irq/softirq tracepoints saw */
-	SET_CTX_SOURCE(CTX_SRC_IRQ_EVENTS);
+	SET_CTX_SOURCE(IRQCTX_SRC_IRQ_EVENTS);
 	if (ci && ci->irq)
 		return WK_CTX_HARDIRQ;
 	if (ci && ci->vec)

@@ -15,6 +15,7 @@ enum wakers_type {
 };
 
 /* Where the waker (or signal sender) ran */
+/* the values of enum irqctx (bpf/irqctx.h) */
 enum wakers_ctx {
 	WK_CTX_TASK = 0,	/* process context: the waker is current */
 	WK_CTX_HARDIRQ = 1,	/* hard interrupt: current was merely interrupted */

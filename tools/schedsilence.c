@@ -14,6 +14,7 @@
 
 #include "common.h"
 #include "mapmem.h"
+#include "preempt.h"
 #include "opts.h"
 #include "run.h"
 #include "json.h"
@@ -390,7 +391,11 @@ static void print_fixes(const struct report *rp)
 		printf(": %llu time%s", (unsigned long long)r->count, r->count == 1 ? "" : "s");
 		if (r->kind == SK_TASK && r->preempted)
 			printf(", preempted %llu", (unsigned long long)r->preempted);
-		if (r->kind == SK_TASK && r->wakeups)
+		if (r->kind == SK_TASK && r->wakeups && r->waker_ctx != IRQCTX_TASK)
+			printf(", woken %llu time%s, last by %s",
+			       (unsigned long long)r->wakeups, r->wakeups == 1 ? "" : "s",
+			       irqctx_label(r->waker_ctx));
+		else if (r->kind == SK_TASK && r->wakeups)
 			printf(", woken %llu time%s, last by %s (%u)",
 			       (unsigned long long)r->wakeups, r->wakeups == 1 ? "" : "s",
 			       r->waker, r->waker_pid);
@@ -575,6 +580,7 @@ static void json_row(struct json *j, const struct report *rp, const struct intru
 		if (r->wakeups) {
 			json_kv_str(j, "last_waker", r->waker);
 			json_kv_u64(j, "last_waker_pid", r->waker_pid);
+			json_kv_str(j, "last_waker_context", irqctx_name(r->waker_ctx));
 		}
 	}
 	if (r->kind == SK_MIGRATION)
@@ -829,6 +835,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < env.c.cpus.n; i++)
 		skel->rodata->watch_cpus[i] = env.c.cpus.cpus[i];
 	skel->rodata->nwatch = env.c.cpus.n;
+	/* wakeups and IPIs from interrupt context are the interrupt's */
+	skel->rodata->pc_by_rq = irqctx_percpu_layout(&skel->rodata->pc_from_rq,
+						      &skel->rodata->cpu_from_rq);
 	filter_configure(&skel->rodata->tfilter, skel->maps.target_tgids,
 			 skel->maps.target_tids, skel->maps.target_cpus, &env.c);
 	map_resize_opt(skel->maps.events, (uint32_t)rb_size, "--ringbuf-kb", env.ringbuf_kb);

@@ -24,6 +24,7 @@
 #include "announce.h"
 #include "dwarf.h"
 #include "kmap.h"
+#include "preempt.h"
 #include "hist.bpf.h"	/* hist_add_local(), for --dwarf records */
 #include "wakers.h"
 #include "wakers.skel.h"
@@ -103,33 +104,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 /* ---- names ---- */
 
-static const char *const ctx_names[] = {
-	[WK_CTX_TASK] = "task",
-	[WK_CTX_HARDIRQ] = "hardirq",
-	[WK_CTX_SOFTIRQ] = "softirq",
-	[WK_CTX_NMI] = "nmi",
-};
-
-static const char *const ctx_labels[] = {
-	[WK_CTX_TASK] = "[task]",
-	[WK_CTX_HARDIRQ] = "[hardirq]",
-	[WK_CTX_SOFTIRQ] = "[softirq]",
-	[WK_CTX_NMI] = "[nmi]",
-};
-
 static const char *const sig_results[] = {
 	"delivered", "ignored", "already_pending", "overflow_fail", "lose_info",
 };
-
-static const char *const ctx_sources[] = {
-	"none", "per-CPU preempt count", "thread_info.preempt_count",
-	"irq/softirq tracepoints",
-};
-
-static const char *ctx_name(__u32 c)
-{
-	return c < ARRAY_SIZE(ctx_names) ? ctx_names[c] : "unknown";
-}
 
 static void signal_name(int sig, char *buf, size_t size)
 {
@@ -169,71 +146,6 @@ static void hardirq_name(int irq, const char **kfr, int kn, char *buf, size_t si
 			return;
 		}
 	}
-}
-
-/* Offset of a member of a struct, in bytes; -1 if absent */
-static long member_offset(const struct btf *btf, __u32 type_id, const char *name)
-{
-	const struct btf_type *t = btf__type_by_id(btf, type_id);
-	const struct btf_member *m;
-
-	if (!t || !btf_is_struct(t))
-		return -1;
-	m = btf_members(t);
-	for (int i = 0; i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), name))
-			return btf_member_bit_offset(t, i) / 8;
-	return -1;
-}
-
-/* Where this CPU's preempt count and cpu_number are, relative to its
- * runqueue: offsets in the kernel's per-CPU section, from its BTF.  The
- * preempt count is the per-CPU variable __preempt_count (x86, up to 6.1
- * and from 6.15), or a member of pcpu_hot (6.2 to 6.14).  False if the
- * layout is not found (other architectures). */
-static bool percpu_layout(__s64 *pc_from_rq, __s64 *cpu_from_rq)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-	long rq = -1, pc = -1, cpu = -1;
-	__u32 n;
-
-	if (!btf)
-		return false;
-	n = btf__type_cnt(btf);
-	for (__u32 id = 1; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-		const struct btf_var_secinfo *vs;
-
-		if (!btf_is_datasec(t) ||
-		    strcmp(btf__name_by_offset(btf, t->name_off), ".data..percpu"))
-			continue;
-		vs = btf_var_secinfos(t);
-		for (int i = 0; i < btf_vlen(t); i++, vs++) {
-			const struct btf_type *v = btf__type_by_id(btf, vs->type);
-			const char *name = btf__name_by_offset(btf, v->name_off);
-			long m;
-
-			if (!strcmp(name, "runqueues")) {
-				rq = vs->offset;
-			} else if (!strcmp(name, "__preempt_count")) {
-				pc = vs->offset;
-			} else if (!strcmp(name, "cpu_number")) {
-				cpu = vs->offset;
-			} else if (!strcmp(name, "pcpu_hot")) {
-				if ((m = member_offset(btf, v->type, "preempt_count")) >= 0)
-					pc = vs->offset + m;
-				if ((m = member_offset(btf, v->type, "cpu_number")) >= 0)
-					cpu = vs->offset + m;
-			}
-		}
-		break;
-	}
-	btf__free(btf);
-	if (rq < 0 || pc < 0 || cpu < 0)
-		return false;
-	*pc_from_rq = pc - rq;
-	*cpu_from_rq = cpu - rq;
-	return true;
 }
 
 /* ---- collection ---- */
@@ -461,7 +373,7 @@ static void resolve(struct stacksym *sym, int stacks_fd, const struct wakers_key
 		hardirq_name(key->irq, f->k, f->kn, f->sub, sizeof(f->sub));
 	else if (key->ctx == WK_CTX_SOFTIRQ && key->irq >= 0)
 		snprintf(f->sub, sizeof(f->sub), "%s", silence_softirq_name(key->irq));
-	snprintf(f->label, sizeof(f->label), "[%s%s%s]", ctx_name(key->ctx),
+	snprintf(f->label, sizeof(f->label), "[%s%s%s]", irqctx_name(key->ctx),
 		 f->sub[0] ? " " : "", f->sub);
 }
 
@@ -591,7 +503,7 @@ static void json_entry(struct json *j, const struct frames *f, const struct entr
 	json_obj_begin(j);
 	json_key(j, k->type == WK_SIGNAL ? "sender" : "waker");
 	json_obj_begin(j);
-	json_kv_str(j, "context", ctx_name(k->ctx));
+	json_kv_str(j, "context", irqctx_name(k->ctx));
 	json_kv_str(j, "comm", k->ctx == WK_CTX_TASK ? k->waker_comm : f->label);
 	json_kv_u64(j, "pid", k->waker_pid);
 	json_kv_u64(j, "tid", k->waker_tid);
@@ -643,8 +555,7 @@ static void json_tail(struct json *j, const struct collected *c, struct stacksym
 	json_obj_end(j);
 	json_key(j, "latency");
 	hist_json(j, &c->latency);
-	json_kv_str(j, "context_source", ctx_src < ARRAY_SIZE(ctx_sources) ?
-		    ctx_sources[ctx_src] : "unknown");
+	json_kv_str(j, "context_source", irqctx_source_name(ctx_src));
 	json_key(j, "losses");
 	losses_json(j, losses);
 	json_key(j, "frames");
@@ -668,7 +579,7 @@ static void folded_entry(struct folded *fo, struct frames *f, const struct entry
 	/* "[softirq];[NET_RX];kernel frames" */
 	snprintf(sub, sizeof(sub), "[%s]", f->sub);
 	u[0] = sub;
-	folded_add(fo, ctx_labels[e->key.ctx], u, f->sub[0] ? 1 : 0, f->k, f->kn, v);
+	folded_add(fo, irqctx_label(e->key.ctx), u, f->sub[0] ? 1 : 0, f->k, f->kn, v);
 }
 
 static void report(struct wakers_bpf *skel, struct stacksym *sym,
@@ -737,8 +648,7 @@ static void report(struct wakers_bpf *skel, struct stacksym *sym,
 		}
 	}
 	if (verbose)
-		msg_warn("interrupt context read from %s", ctx_src < ARRAY_SIZE(ctx_sources) ?
-			 ctx_sources[ctx_src] : "?");
+		msg_warn("interrupt context read from %s", irqctx_source_name(ctx_src));
 }
 
 /* ---- events ---- */
@@ -810,8 +720,8 @@ int main(int argc, char **argv)
 	map_resize(skel->maps.ustack_rb, env.s.dwarf ? 32 << 20 : 4096);
 	map_resize(skel->maps.ustack_scratch, env.s.dwarf ? ncpus_possible() : 1);
 	if (!getenv("SUITE_WAKERS_IRQ_EVENTS"))
-		skel->rodata->pc_by_rq = percpu_layout(&skel->rodata->pc_from_rq,
-						       &skel->rodata->cpu_from_rq);
+		skel->rodata->pc_by_rq = irqctx_percpu_layout(&skel->rodata->pc_from_rq,
+							      &skel->rodata->cpu_from_rq);
 	filter_configure(&skel->rodata->tfilter, skel->maps.target_tgids,
 			 skel->maps.target_tids, skel->maps.target_cpus, &env.c);
 	map_resize_opt(skel->maps.stacks, env.s.stack_storage, "--stack-storage-size", env.s.stack_storage);

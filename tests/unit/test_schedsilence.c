@@ -5,6 +5,7 @@
 #include "unit.h"
 #include "silence.h"
 #include "silence_env.h"
+#include "irqctx.h"
 #include <stdlib.h>
 
 #define CPU 3
@@ -251,6 +252,56 @@ static void test_intruders(void)
 	silence_free(s);
 }
 
+/* A wakeup made in interrupt context is the interrupt's: a timer that
+ * fires while the allowed app runs, and wakes a kworker onto the CPU,
+ * must not make the app its waker (nor an IPI sender) */
+static void test_irq_waker(void)
+{
+	struct silence *s = mk(4);
+	const struct intruder *r;
+	struct ss_event ev[] = {
+		sw(1100 * MS, 4242, "app_spin", 41, "kworker/3:1"),
+		sw(1102 * MS, 41, "kworker/3:1", 4242, "app_spin"),
+		sw(1200 * MS, 4242, "app_spin", 42, "kworker/3:2"),
+		sw(1203 * MS, 42, "kworker/3:2", 4242, "app_spin"),
+	};
+	/* woken from a hard interrupt, then from a softirq, each time
+	 * while app_spin ran (it is current in the event) */
+	struct ss_event hard = { .type = SS_EV_WAKEUP, .cpu = CPU, .ts = 1050 * MS, .pid = 41,
+				 .pid2 = 4242, .name = "kworker/3:1", .name2 = "app_spin",
+				 .kind = IRQCTX_HARDIRQ };
+	struct ss_event soft = { .type = SS_EV_WAKEUP, .cpu = CPU, .ts = 1150 * MS, .pid = 42,
+				 .pid2 = 4242, .name = "kworker/3:2", .name2 = "app_spin",
+				 .kind = IRQCTX_SOFTIRQ };
+	/* and one from the app itself, in task context */
+	struct ss_event task = { .type = SS_EV_WAKEUP, .cpu = CPU, .ts = 1160 * MS, .pid = 41,
+				 .pid2 = 4242, .name = "kworker/3:1", .name2 = "app_spin" };
+	struct ss_event ipi = { .type = SS_EV_IPI_SEND, .cpu = CPU, .ts = 1070 * MS, .pid = 4242,
+				.addr = 0x10, .addr2 = 0x20, .name2 = "app_spin",
+				.kind = IRQCTX_HARDIRQ };
+
+	silence_feed(s, &hard, sizeof(hard));
+	silence_feed(s, &soft, sizeof(soft));
+	silence_feed(s, &ipi, sizeof(ipi));
+	feed(s, ev, sizeof(ev) / sizeof(ev[0]));
+	silence_finish(s, 2000 * MS);
+	silence_sort(s);
+	r = find(s, SK_TASK, "kworker/3:1");
+	CHECK(r && r->wakeups == 1, "kworker/3:1: woken once");
+	CHECK_STR(r ? r->waker : NULL, "[hardirq]", "woken by a hard interrupt, not by app_spin");
+	CHECK(r && r->waker_pid == 0, "no pid for an interrupt");
+	r = find(s, SK_TASK, "kworker/3:2");
+	CHECK_STR(r ? r->waker : NULL, "[softirq]", "woken by a softirq, not by app_spin");
+	CHECK(s->nsenders == 1 && !strcmp(s->senders[0].comm, "[hardirq]") &&
+	      s->senders[0].pid == 0, "an IPI sent from a hard interrupt is the interrupt's");
+	/* a wakeup in task context is the task's */
+	silence_feed(s, &task, sizeof(task));
+	r = find(s, SK_TASK, "kworker/3:1");
+	CHECK_STR(r ? r->waker : NULL, "app_spin", "in task context, the task is the waker");
+	CHECK(r && r->waker_pid == 4242, "with its pid");
+	silence_free(s);
+}
+
 static void test_tick_stop(void)
 {
 	struct silence *s = mk(0);
@@ -376,6 +427,7 @@ int main(void)
 	parse_cpu_list("3", 64, &cpus, err, sizeof(err));
 	test_silence();
 	test_intruders();
+	test_irq_waker();
 	test_lost_switch();
 	test_tick_stop();
 	test_env();

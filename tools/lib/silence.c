@@ -12,6 +12,7 @@
  * Wakeups and IPIs sent to the CPU are not counted themselves: they are
  * causes, kept to name who woke a task and who sent the IPIs. */
 #include "silence.h"
+#include "preempt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -318,6 +319,12 @@ static void on_wakeup(struct silence *s, struct silence_cpu *c, const struct ss_
 	r = &s->rows[row];
 	r->kthread = e->flags & SS_TASK_KTHREAD;
 	r->wakeups++;
+	r->waker_ctx = e->kind;
+	if (e->kind != IRQCTX_TASK) {
+		r->waker_pid = 0;
+		snprintf(r->waker, sizeof(r->waker), "%s", irqctx_label(e->kind));
+		return;
+	}
 	r->waker_pid = e->pid2;
 	snprintf(r->waker, sizeof(r->waker), "%.*s", SILENCE_COMM_LEN - 1, e->name2);
 }
@@ -398,14 +405,19 @@ static void on_ipi_send(struct silence *s, const struct ss_event *e)
 {
 	struct ipi_sender *p;
 	char comm[SILENCE_COMM_LEN];
+	/* sent from interrupt context: by the interrupt, not the task */
+	uint32_t pid = e->kind == IRQCTX_TASK ? e->pid : 0;
 
-	snprintf(comm, sizeof(comm), "%.*s", SILENCE_COMM_LEN - 1, e->name2);
+	if (e->kind != IRQCTX_TASK)
+		snprintf(comm, sizeof(comm), "%s", irqctx_label(e->kind));
+	else
+		snprintf(comm, sizeof(comm), "%.*s", SILENCE_COMM_LEN - 1, e->name2);
 	for (size_t i = 0; i < s->nsenders; i++) {
 		p = &s->senders[i];
 		if (p->cpu == e->cpu && p->callsite == e->addr && p->callback == e->addr2 &&
 		    !strcmp(p->comm, comm)) {
 			p->count++;
-			p->pid = e->pid;
+			p->pid = pid;
 			return;
 		}
 	}
@@ -416,7 +428,7 @@ static void on_ipi_send(struct silence *s, const struct ss_event *e)
 	p = &s->senders[s->nsenders++];
 	memset(p, 0, sizeof(*p));
 	p->cpu = e->cpu;
-	p->pid = e->pid;
+	p->pid = pid;
 	snprintf(p->comm, sizeof(p->comm), "%s", comm);
 	p->callsite = e->addr;
 	p->callback = e->addr2;

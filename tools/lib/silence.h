@@ -56,9 +56,12 @@ struct intruder {
 	/* task: switch-outs while still runnable (preempted): each one is
 	 * followed by another switch-in that is not a new arrival */
 	uint64_t preempted;
-	/* task: wakeups onto the CPU and the last waker */
+	/* task: wakeups onto the CPU and the last waker: a task, or an
+	 * interrupt (waker_ctx not IRQCTX_TASK: waker is its label, "[hardirq]",
+	 * and waker_pid 0, never the task it interrupted) */
 	uint64_t wakeups;
 	uint32_t waker_pid;
+	uint32_t waker_ctx;	/* enum irqctx */
 	char waker[SILENCE_COMM_LEN];
 	uint32_t from_cpu;	/* migration: the CPU it came from */
 };

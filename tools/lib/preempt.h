@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* User-space half of bpf/irqctx.bpf.h: where this CPU's preempt count
+ * lies, for the BPF programs that tell interrupt context from a task. */
+#ifndef SUITE_PREEMPT_H
+#define SUITE_PREEMPT_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include "irqctx.h"	/* bpf/irqctx.h */
+
+/* Where this CPU's preempt count and cpu_number are, relative to its
+ * runqueue: offsets in the kernel's per-CPU section, from its BTF.  The
+ * preempt count is the per-CPU variable __preempt_count (x86, up to 6.1
+ * and from 6.15), or a member of pcpu_hot (6.2 to 6.14).  False if the
+ * layout is not found (other architectures). */
+bool irqctx_percpu_layout(__s64 *pc_from_rq, __s64 *cpu_from_rq);
+
+/* "task", "hardirq", "softirq", "nmi" (enum irqctx) */
+const char *irqctx_name(__u32 ctx);
+/* "[task]", "[hardirq]", ...: in place of a waker's comm */
+const char *irqctx_label(__u32 ctx);
+/* "per-CPU preempt count", ... for enum irqctx_source */
+const char *irqctx_source_name(__u32 src);
+
+#endif
