@@ -41,7 +41,7 @@ static struct env {
 	const char *record;
 	const char *replay;
 	bool load_only;
-	bool sampling_set;	/* --ldlat, --period or --max-lines given */
+	bool sampling_set;	/* --ldlat or --period given */
 } env = {
 	.top = 10,
 	.ldlat = 30,
@@ -88,7 +88,8 @@ static const struct argp_option options[] = {
 	  "('cpu pid tid ip addr data_src weight' a line; - for stdin)", 0 },
 	{ "ldlat", OPT_LDLAT, "CYCLES", 0, "Intel: sample loads of at least CYCLES latency (default 30)", 0 },
 	{ "period", OPT_PERIOD, "N", 0, "One sample every N loads or stores (default 2000)", 0 },
-	{ "max-lines", OPT_MAX_LINES, "N", 0, "Room for N cache lines in the kernel (default 4096)", 0 },
+	{ "max-lines", OPT_MAX_LINES, "N", 0, "Room for N cache lines in the kernel, and in memory "
+	  "for --replay and --record (the others are folded into \"other\"; default 4096)", 0 },
 	{ "load-only", OPT_LOAD_ONLY, NULL, 0, "Load the BPF program (verifier check) and exit, "
 	  "without sampling", 0 },
 	OPTS_VERBOSE,
@@ -126,7 +127,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_MAX_LINES:
 		env.max_lines = opt_u64("--max-lines", arg, 16, 1 << 18);
-		env.sampling_set = true;
 		break;
 	case OPT_LOAD_ONLY:
 		env.load_only = true;
@@ -150,8 +150,8 @@ static void check_options(void)
 		if (env.load_only)
 			die_usage("--load-only and --replay exclude each other");
 		if (env.sampling_set)
-			die_usage("--ldlat, --period and --max-lines tune sampling; they do "
-				  "not apply to --replay");
+			die_usage("--ldlat and --period tune sampling; they do not apply "
+				  "to --replay");
 	}
 	if (env.load_only && env.record)
 		die_usage("--load-only and --record exclude each other (nothing is sampled)");
@@ -163,6 +163,7 @@ static void check_options(void)
 
 struct totals {
 	uint64_t samples, kept, hitm, lines;
+	struct hitm_other other;	/* folded to stay within --max-lines */
 	uint64_t skips[HITM_SKIP_KINDS];
 	__u64 losses[LOSS_KINDS];
 	uint64_t malformed, record_errors;
@@ -199,7 +200,14 @@ static void print_plain(struct hitm_symcache *s, const struct hitm_view *v, size
 	else
 		printf("hitmtop %s, %.1f s", when, t->seconds);
 	printf(": %" PRIu64 " samples, %" PRIu64 " counted, %" PRIu64 " HITMs, %" PRIu64
-	       " lines with HITMs (top %zu shown)\n\n", t->samples, t->kept, t->hitm, t->lines, n);
+	       " lines with HITMs (top %zu shown)\n", t->samples, t->kept, t->hitm, t->lines, n);
+	if (t->other.lines || t->other.cell_samples)
+		printf("other: %" PRIu64 " line records folded to stay within --max-lines %"
+		       PRIu64 " (%" PRIu64 " samples, %" PRIu64 " HITMs); %" PRIu64
+		       " samples counted in their line without their offset and code\n",
+		       t->other.lines, env.max_lines, t->other.samples, t->other.hitm,
+		       t->other.cell_samples);
+	printf("\n");
 	if (!n) {
 		printf("no cache line with a HITM sampled yet\n");
 		return;
@@ -271,6 +279,13 @@ static void print_json(struct hitm_symcache *s, const struct hitm_view *v, size_
 	json_kv_u64(&j, "counted", t->kept);
 	json_kv_u64(&j, "hitm", t->hitm);
 	json_kv_u64(&j, "lines_with_hitm", t->lines);
+	json_key(&j, "other");
+	json_obj_begin(&j);
+	json_kv_u64(&j, "lines", t->other.lines);
+	json_kv_u64(&j, "samples", t->other.samples);
+	json_kv_u64(&j, "hitm", t->other.hitm);
+	json_kv_u64(&j, "cell_samples", t->other.cell_samples);
+	json_obj_end(&j);
 	json_key(&j, "lines");
 	json_arr_begin(&j);
 	for (size_t i = 0; i < n; i++) {
@@ -367,6 +382,8 @@ static void report(struct hitm_symcache *s, const struct hitm_agg *a, struct tot
 		t->hitm += a->lines[i].c.hitm;
 		t->lines += a->lines[i].c.hitm > 0;
 	}
+	t->other = a->other;
+	t->hitm += a->other.hitm;
 	t->kept = a->kept;
 	t->samples = a->samples;
 	/* t->skips holds the kernel's; the agg's are added for the report */
@@ -397,8 +414,8 @@ static int replay(struct hitm_symcache *s)
 	struct totals t = { 0 };
 	struct hitm_agg a;
 	struct hitm_sample smp;
-	char *line = NULL, err[256];
-	size_t cap = 0, lineno = 0;
+	char line[1024], err[256];
+	size_t lineno = 0;
 	struct stat st;
 
 	if (!f)
@@ -408,10 +425,23 @@ static int replay(struct hitm_symcache *s)
 		die_usage("--replay: %s is a directory, not a file of samples", env.replay);
 	}
 	hitm_agg_init(&a);
-	while (getline(&line, &cap, f) >= 0) {
-		int r = hitm_parse_line(line, &smp, err, sizeof(err));
+	hitm_agg_bound(&a, env.max_lines);
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strlen(line);
+		int r;
 
 		lineno++;
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
+			/* no sample is that long: skip the rest of it */
+			int ch;
+
+			while ((ch = getc(f)) != EOF && ch != '\n')
+				;
+			r = line[strspn(line, " \t\r")] == '#' ? 0 : -1;
+			snprintf(err, sizeof(err), "longer than %zu bytes", sizeof(line) - 2);
+		} else {
+			r = hitm_parse_line(line, &smp, err, sizeof(err));
+		}
 		if (r > 0) {
 			hitm_agg_sample(&a, &smp);
 		} else if (r < 0) {
@@ -422,7 +452,6 @@ static int replay(struct hitm_symcache *s)
 	}
 	if (ferror(f))
 		msg_warn("--replay: reading %s: %s", env.replay, strerror(errno));
-	free(line);
 	if (f != stdin)
 		fclose(f);
 	if (t.malformed > MAX_MALFORMED_SHOWN)
@@ -431,6 +460,11 @@ static int replay(struct hitm_symcache *s)
 	if (!a.samples)
 		msg_warn("%s holds no sample", env.replay);
 	report(s, &a, &t, false);
+	if (a.other.lines)
+		msg_warn("%" PRIu64 " line records (%" PRIu64 " samples, %" PRIu64 " HITMs) "
+			 "were folded into \"other\" to stay within --max-lines %" PRIu64
+			 "; raise it to see more lines", a.other.lines, a.other.samples,
+			 a.other.hitm, env.max_lines);
 	if (a.skips[HITM_SKIP_COLD_LOAD])
 		msg_warn("%" PRIu64 " loads without HITM on lines never written nor "
 			 "HITM'd were not counted", (uint64_t)a.skips[HITM_SKIP_COLD_LOAD]);
@@ -748,6 +782,7 @@ static int sample(struct hitm_symcache *sym)
 		die_unsupported("cannot read the list of online CPUs");
 	}
 	hitm_agg_init(&lv.agg);
+	hitm_agg_bound(&lv.agg, env.max_lines);
 	lv.tty = isatty(STDOUT_FILENO);
 	if (env.record) {
 		lv.rec = strcmp(env.record, "-") ? fopen(env.record, "w") : NULL;

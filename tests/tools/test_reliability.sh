@@ -177,7 +177,6 @@ hitmtop      | -i and -d do not apply                | --replay /dev/null -d 1
 hitmtop      | --load-only and --replay exclude      | --replay /dev/null --load-only
 hitmtop      | do not apply to --replay              | --replay /dev/null --period 100
 hitmtop      | do not apply to --replay              | --replay /dev/null --ldlat 10
-hitmtop      | do not apply to --replay              | --replay /dev/null --max-lines 64
 hitmtop      | --load-only and --record exclude      | --load-only --record @T@/r.txt
 # replay files that cannot be read
 hitmtop      | cannot open /nonexistent/s.txt: No such file | --replay /nonexistent/s.txt

@@ -167,6 +167,57 @@ static void test_agg(void)
 	hitm_agg_free(&a);
 }
 
+/* The bound: at most max lines and 4 max cells whatever the input; the
+ * heavy line stays, with its exact count; every sample is accounted for */
+static void test_bound(void)
+{
+	struct hitm_agg a;
+	struct hitm_view *v;
+	uint64_t in_lines = 0, hitm = 0, maxh = 0;
+	bool found_all = true;
+	size_t n;
+
+	hitm_agg_init(&a);
+	hitm_agg_bound(&a, 16);
+	/* 20000 lines seen once, and one line every 10th sample: 10% of all */
+	for (uint64_t i = 0; i < 20000; i++) {
+		add(&a, 0, 0x10 + i, 0x100000 + i * 64, HITM);
+		if (i % 9 == 0)
+			add(&a, 1, 0x20, 0x2000, HITM);
+	}
+	CHECK(a.nlines <= 16, "at most 16 lines kept (%zu)", a.nlines);
+	CHECK(a.ncells <= 64, "at most 64 cells kept (%zu)", a.ncells);
+	for (size_t i = 0; i < a.nlines; i++) {
+		in_lines += a.lines[i].c.loads + a.lines[i].c.stores;
+		hitm += a.lines[i].c.hitm;
+		found_all &= hitm_agg_find(&a, a.lines[i].pid, a.lines[i].line) == &a.lines[i];
+		if (a.lines[i].c.hitm > maxh)
+			maxh = a.lines[i].c.hitm;
+	}
+	CHECK(found_all, "every kept line is found through the index");
+	CHECK_U64(a.samples, 20000 + 2223, "every sample seen");
+	CHECK_U64(a.kept, in_lines + a.other.samples, "kept = in the lines + folded");
+	CHECK_U64(hitm + a.other.hitm, 22223, "HITMs = in the lines + folded");
+	CHECK(a.other.lines >= 20000 - 15, "the singletons were folded (%llu)",
+	      (unsigned long long)a.other.lines);
+	n = hitm_views(&a, 1, &v);
+	CHECK(n == 1 && v[0].l->line == 0x2000 && v[0].l->c.hitm == 2223,
+	      "the heavy line is first, with all its 2223 HITMs");
+	hitm_views_free(v, n);
+	/* a folded line is gone from the index, a kept one that was moved
+	 * back by a deletion is still found */
+	CHECK(hitm_agg_find(&a, 7, 0x100000) == NULL, "the first singleton was folded");
+	hitm_agg_reset(&a);
+	CHECK(a.nlines == 0 && a.ncells == 0 && a.other.lines == 0, "reset empties the bound too");
+	/* one line with many (offset, ip) cells: the line keeps counting */
+	for (uint64_t i = 0; i < 1000; i++)
+		add(&a, 0, 0x1000 + i, 0x4000 + i % 64, HITM);
+	CHECK(a.ncells == 64, "cells stop at 4 x 16");
+	CHECK_U64(a.lines[0].c.hitm, 1000, "the line counts all its samples");
+	CHECK_U64(a.other.cell_samples, 1000 - 64, "the rest have no cell, and are counted");
+	hitm_agg_free(&a);
+}
+
 static void test_verdicts(void)
 {
 	struct hitm_agg a;
@@ -394,6 +445,7 @@ int main(void)
 	test_roundtrip();
 	test_classify();
 	test_agg();
+	test_bound();
 	test_verdicts();
 	test_pmu();
 	return unit_exit();

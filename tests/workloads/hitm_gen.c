@@ -12,6 +12,9 @@
  *   nonhitm:N  N x (CPU 0: an L1-hit load and an L3 snoop-hit load at
  *              false_pair+0; CPU 1: an L1-hit load 256 bytes past
  *              false_pair, on a line never written)
+ *   distinct:N N HITM loads (CPU 0, hitm_false_writer_a) on N distinct
+ *              cache lines, from false_pair + 1 MiB up: a replay with
+ *              more lines than hitmtop keeps
  *   malformed  5 malformed lines; their line numbers go to stderr as
  *              "malformed lines: A B C D E"
  *   comment    a comment line and a blank line */
@@ -139,6 +142,10 @@ int main(int argc, char **argv)
 				emit(0, fn_a + 4, false_pair, DS_L3_SNOOP_HIT, 40);
 				emit(1, fn_b + 4, false_pair + 256, DS_L1_HIT, 4);
 			}
+		} else if (len == 8 && !strncmp(argv[i], "distinct", 8)) {
+			for (long k = 0; k < n; k++)
+				emit(0, fn_a + 4, false_pair + (1 << 20) + (uint64_t)k * 64,
+				     DS_HITM_LOCAL, 120);
 		} else if (len == 9 && !strncmp(argv[i], "malformed", 9)) {
 			static const char *const bad[] = {
 				"garbage here",

@@ -148,6 +148,12 @@ void hitm_agg_init(struct hitm_agg *a)
 	memset(a, 0, sizeof(*a));
 }
 
+void hitm_agg_bound(struct hitm_agg *a, size_t max_lines)
+{
+	a->max_lines = max_lines;
+	a->max_cells = 4 * max_lines;
+}
+
 static void lines_free(struct hitm_agg *a)
 {
 	for (size_t i = 0; i < a->nlines; i++)
@@ -159,6 +165,7 @@ void hitm_agg_free(struct hitm_agg *a)
 	lines_free(a);
 	free(a->lines);
 	free(a->index);
+	free(a->heap);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -166,10 +173,70 @@ void hitm_agg_reset(struct hitm_agg *a)
 {
 	lines_free(a);
 	a->nlines = 0;
+	a->ncells = 0;
 	if (a->index)
 		memset(a->index, 0, a->index_cap * sizeof(*a->index));
 	a->samples = a->kept = 0;
 	memset(a->skips, 0, sizeof(a->skips));
+	memset(&a->other, 0, sizeof(a->other));
+}
+
+/* ---- the bound: a min-heap of the lines by rank ---- */
+
+static bool rank_below(const struct hitm_line *x, const struct hitm_line *y)
+{
+	uint64_t rx = x->base + x->c.hitm, ry = y->base + y->c.hitm;
+
+	if (rx != ry)
+		return rx < ry;
+	return x->c.loads + x->c.stores < y->c.loads + y->c.stores;
+}
+
+static void heap_set(struct hitm_agg *a, size_t pos, size_t line)
+{
+	a->heap[pos] = line;
+	a->lines[line].heap_pos = pos;
+}
+
+/* The rank of the line at pos went up (counts only grow): move it down */
+static void heap_down(struct hitm_agg *a, size_t pos)
+{
+	size_t n = a->nlines, line = a->heap[pos];
+
+	for (;;) {
+		size_t c = 2 * pos + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && rank_below(&a->lines[a->heap[c + 1]], &a->lines[a->heap[c]]))
+			c++;
+		if (!rank_below(&a->lines[a->heap[c]], &a->lines[line]))
+			break;
+		heap_set(a, pos, a->heap[c]);
+		pos = c;
+	}
+	heap_set(a, pos, line);
+}
+
+static void heap_up(struct hitm_agg *a, size_t pos)
+{
+	size_t line = a->heap[pos];
+
+	while (pos) {
+		size_t p = (pos - 1) / 2;
+
+		if (!rank_below(&a->lines[line], &a->lines[a->heap[p]]))
+			break;
+		heap_set(a, pos, a->heap[p]);
+		pos = p;
+	}
+	heap_set(a, pos, line);
+}
+
+static void ranked(struct hitm_agg *a, struct hitm_line *l)
+{
+	if (a->max_lines)
+		heap_down(a, l->heap_pos);
 }
 
 static size_t *slot(struct hitm_agg *a, uint32_t pid, uint64_t line)
@@ -195,11 +262,63 @@ struct hitm_line *hitm_agg_find(struct hitm_agg *a, uint32_t pid, uint64_t line)
 	return *s ? &a->lines[*s - 1] : NULL;
 }
 
+/* Linear probing: deleting an entry moves later ones of its run back */
+static void index_delete(struct hitm_agg *a, size_t *s)
+{
+	size_t mask = a->index_cap - 1, i = s - a->index, j = i;
+
+	for (;;) {
+		const struct hitm_line *l;
+		size_t home;
+
+		j = (j + 1) & mask;
+		if (!a->index[j])
+			break;
+		l = &a->lines[a->index[j] - 1];
+		home = hash_line(l->pid, l->line) & mask;
+		/* j's entry may move to i if i lies cyclically in [home, j) */
+		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
+			a->index[i] = a->index[j];
+			i = j;
+		}
+	}
+	a->index[i] = 0;
+}
+
+/* The line of lowest rank goes to a->other; its record is reused for
+ * (pid, line), which inherits its rank.  Returns the record. */
+static struct hitm_line *line_fold(struct hitm_agg *a, uint32_t pid, uint64_t line)
+{
+	size_t idx = a->heap[0];
+	struct hitm_line *l = &a->lines[idx];
+	uint64_t rank = l->base + l->c.hitm;
+
+	a->other.lines++;
+	a->other.samples += l->c.loads + l->c.stores;
+	a->other.hitm += l->c.hitm;
+	a->ncells -= l->ncells;
+	free(l->cells);
+	index_delete(a, slot(a, l->pid, l->line));
+	memset(l, 0, sizeof(*l));
+	l->pid = pid;
+	l->line = line;
+	l->base = rank;
+	l->heap_pos = 0;
+	*slot(a, pid, line) = idx + 1;
+	heap_down(a, 0);
+	return l;
+}
+
 static struct hitm_line *line_get(struct hitm_agg *a, uint32_t pid, uint64_t line)
 {
 	struct hitm_line *l;
 	size_t *s;
 
+	if (a->max_lines && a->nlines >= a->max_lines) {
+		struct hitm_line *f = hitm_agg_find(a, pid, line);
+
+		return f ? f : line_fold(a, pid, line);
+	}
 	if (2 * (a->nlines + 1) > a->index_cap) {
 		size_t cap = a->index_cap ? a->index_cap * 2 : 256;
 
@@ -222,16 +341,27 @@ static struct hitm_line *line_get(struct hitm_agg *a, uint32_t pid, uint64_t lin
 	l->pid = pid;
 	l->line = line;
 	*s = a->nlines;
+	if (a->max_lines) {
+		if (!a->heap)
+			a->heap = xrealloc(NULL, a->max_lines, sizeof(*a->heap));
+		heap_set(a, a->nlines - 1, a->nlines - 1);
+		heap_up(a, a->nlines - 1);
+	}
 	return l;
 }
 
-static struct hitm_cell *cell_get(struct hitm_line *l, uint32_t offset, uint64_t ip)
+/* NULL when the bound leaves no room for a new cell */
+static struct hitm_cell *cell_get(struct hitm_agg *a, struct hitm_line *l,
+				  uint32_t offset, uint64_t ip)
 {
 	struct hitm_cell *c;
 
 	for (size_t i = 0; i < l->ncells; i++)
 		if (l->cells[i].offset == offset && l->cells[i].ip == ip)
 			return &l->cells[i];
+	if (a->max_cells && a->ncells >= a->max_cells)
+		return NULL;
+	a->ncells++;
 	if (l->ncells == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 4;
 		l->cells = xrealloc(l->cells, l->cap, sizeof(*l->cells));
@@ -271,6 +401,7 @@ static void counts_add(struct hitm_counts *d, const struct hitm_counts *s)
 void hitm_agg_sample(struct hitm_agg *a, const struct hitm_sample *s)
 {
 	struct hitm_counts one = { 0 };
+	struct hitm_cell *cell;
 	struct hitm_line *l;
 	__u32 c = hitm_classify(s->data_src);
 	uint64_t line = s->addr & ~(uint64_t)(HITM_LINE_SIZE - 1);
@@ -310,14 +441,22 @@ void hitm_agg_sample(struct hitm_agg *a, const struct hitm_sample *s)
 		one.htid = s->tid;
 	}
 	counts_add(&l->c, &one);
-	counts_add(&cell_get(l, (uint32_t)(s->addr - line), s->ip)->c, &one);
+	ranked(a, l);
+	cell = cell_get(a, l, (uint32_t)(s->addr - line), s->ip);
+	if (cell)
+		counts_add(&cell->c, &one);
+	else
+		a->other.cell_samples++;
 	a->kept++;
 }
 
 void hitm_agg_add_line(struct hitm_agg *a, const struct hitm_line_key *k,
 		       const struct hitm_counts *c)
 {
-	counts_add(&line_get(a, k->tgid, k->line)->c, c);
+	struct hitm_line *l = line_get(a, k->tgid, k->line);
+
+	counts_add(&l->c, c);
+	ranked(a, l);
 	a->kept += c->loads + c->stores;
 }
 
@@ -325,8 +464,12 @@ void hitm_agg_add_cell(struct hitm_agg *a, const struct hitm_off_key *k,
 		       const struct hitm_counts *c)
 {
 	struct hitm_line *l = line_get(a, k->tgid, k->line);
+	struct hitm_cell *cell = cell_get(a, l, k->offset % HITM_LINE_SIZE, k->ip);
 
-	counts_add(&cell_get(l, k->offset % HITM_LINE_SIZE, k->ip)->c, c);
+	if (cell)
+		counts_add(&cell->c, c);
+	else
+		a->other.cell_samples += c->loads + c->stores;
 }
 
 /* ---- the report model ---- */

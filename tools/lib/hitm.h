@@ -43,6 +43,19 @@ struct hitm_line {
 	struct hitm_counts c;
 	struct hitm_cell *cells;
 	size_t ncells, cap;
+	/* bounded aggregation: the rank that decides which line is folded
+	 * first (base, inherited from the line folded to make room, plus
+	 * its own HITMs), and its place in the heap */
+	uint64_t base;
+	size_t heap_pos;
+};
+
+/* What a bounded aggregation folded into "other": line records made room
+ * for others (with their samples and HITMs), and samples counted in their
+ * line without an (offset, ip) cell */
+struct hitm_other {
+	uint64_t lines, samples, hitm;
+	uint64_t cell_samples;
 };
 
 struct hitm_agg {
@@ -53,9 +66,22 @@ struct hitm_agg {
 	uint64_t samples;	/* every sample given to hitm_agg_sample() */
 	uint64_t kept;		/* counted in a line */
 	uint64_t skips[HITM_SKIP_KINDS];
+	/* the bound (hitm_agg_bound): at most max_lines lines and max_cells
+	 * (offset, ip) cells; 0: none */
+	size_t max_lines, max_cells, ncells;
+	size_t *heap;		/* line indices, lowest rank first */
+	struct hitm_other other;
 };
 
 void hitm_agg_init(struct hitm_agg *a);
+/* Keep at most max_lines lines and 4 max_lines cells (the kernel map's
+ * shape), whatever the input: when a new line needs room, the line of
+ * lowest rank is folded into a->other.  The rank is that of Space-Saving
+ * (the folded line's rank plus the new line's own HITMs), so a line with
+ * a large share of the HITMs is kept; the counts shown stay exact (what a
+ * line had before it was folded is in other), so samples = kept + skipped
+ * and kept = the lines' samples + other.samples. */
+void hitm_agg_bound(struct hitm_agg *a, size_t max_lines);
 void hitm_agg_free(struct hitm_agg *a);
 /* Forget every line and count (the agg stays usable) */
 void hitm_agg_reset(struct hitm_agg *a);
