@@ -905,8 +905,11 @@ int main(int argc, char **argv)
 	filter_configure(&skel->rodata->tfilter, skel->maps.target_tgids,
 			 skel->maps.target_tids, skel->maps.target_cpus, &env.c);
 	map_resize(skel->maps.sys_stats, env.per_thread ? 1 : slots);
-	map_resize_opt(skel->maps.thread_stats, env.per_thread ? env.max_entries : 1,
-		       "--max-entries", env.max_entries);
+	if (env.per_thread)
+		map_resize_opt(skel->maps.thread_stats, env.max_entries, "--max-entries",
+			       env.max_entries);
+	else
+		map_resize(skel->maps.thread_stats, 1);
 	map_resize_opt(skel->maps.errnos, env.max_entries, "--max-entries", env.max_entries);
 	map_resize(skel->maps.events, env.slower_us ? 4 << 20 : 4096);
 	bpf_pick_tp_flavour(skel->obj);
