@@ -195,6 +195,13 @@ static void test_bound(void)
 			maxh = a.lines[i].c.hitm;
 	}
 	CHECK(found_all, "every kept line is found through the index");
+	{
+		size_t found = hitm_agg_find(&a, 7, 0x2000) != NULL;
+
+		for (uint64_t i = 0; i < 20000; i++)
+			found += hitm_agg_find(&a, 7, 0x100000 + i * 64) != NULL;
+		CHECK_U64(found, a.nlines, "and no folded one");
+	}
 	CHECK_U64(a.samples, 20000 + 2223, "every sample seen");
 	CHECK_U64(a.kept, in_lines + a.other.samples, "kept = in the lines + folded");
 	CHECK_U64(hitm + a.other.hitm, 22223, "HITMs = in the lines + folded");
