@@ -128,7 +128,7 @@ int hitm_sample(struct bpf_perf_event_data *ctx)
 	bool load, store, hitm, remote;
 	__u32 c;
 
-	if (!tgid || !target_task(tgid, tid) || !target_cpu(cpu))
+	if (!tgid || !target_current(tgid, tid) || !target_cpu(cpu))
 		return 0;
 	data = BPF_CORE_READ(kctx, data);
 	if (!data)

@@ -69,7 +69,7 @@ static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
 	__u32 flags, state;
 	bool kthread;
 
-	if (!tid || !target_task(tgid, tid))
+	if (!tid || !target_task(btf ? TARGET_BTF : TARGET_RAW, prev, tgid, tid))
 		return;
 	flags = KREAD(btf, prev, flags);
 	kthread = flags & PF_KTHREAD;
@@ -111,7 +111,7 @@ static __always_inline void switch_in(bool btf, struct task_struct *next)
 	struct offcpu_val *val, zero = {};
 	__u64 delta, seq;
 
-	if (!tid || !target_task(tgid, tid))
+	if (!tid || !target_task(btf ? TARGET_BTF : TARGET_RAW, next, tgid, tid))
 		return;
 	sp = bpf_map_lookup_elem(&start, &tid);
 	if (!sp)

@@ -182,7 +182,7 @@ static __always_inline int handle_fault(struct bpf_perf_event_data *ctx, bool ma
 	__u32 zero_key = 0;
 	__u64 addr, ip, seq = 0;
 
-	if (!tid || !target_task(tgid, tid))
+	if (!tid || !target_current(tgid, tid))
 		return 0;
 	if (duplicate(ctx, tid))
 		return 0;

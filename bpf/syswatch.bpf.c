@@ -92,7 +92,7 @@ static __always_inline bool traced(__u64 pid_tgid)
 {
 	__u32 tgid = pid_tgid >> 32;
 
-	if (!target_task(tgid, (__u32)pid_tgid))
+	if (!target_current(tgid, (__u32)pid_tgid))
 		return false;
 	return !self_tgid || tgid != self_tgid;
 }

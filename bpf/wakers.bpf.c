@@ -204,15 +204,15 @@ static __always_inline void target_fill(struct wakers_key *k,
 /* The handlers take the ids of the tasks in their arguments: tp_btf
  * programs read them directly, raw_tp ones through bpf_probe_read_kernel
  * (several times slower), so that untraced tasks cost little either way. */
-static __always_inline int handle_waking(void *ctx, struct task_struct *p,
-					 __u32 tid, __u32 tgid)
+static __always_inline int handle_waking(void *ctx, enum target_src src,
+					 struct task_struct *p, __u32 tid, __u32 tgid)
 {
 	struct wakers_key key;
 	struct wakers_val *val;
 	struct tstate *ts;
 	__u64 now, blocked = 0, seq = 0;
 
-	if (!tid || !target_task(tgid, tid))
+	if (!tid || !target_task(src, p, tgid, tid))
 		return 0;
 	if (!target_cpu(bpf_get_smp_processor_id()))
 		return 0;
@@ -256,7 +256,7 @@ static __always_inline int handle_waking(void *ctx, struct task_struct *p,
 SEC("tp_btf/sched_waking")
 int BPF_PROG(sched_waking_btf, struct task_struct *p)
 {
-	return handle_waking(ctx, p, p->pid, p->tgid);
+	return handle_waking(ctx, TARGET_BTF, p, p->pid, p->tgid);
 }
 
 SEC("raw_tp/sched_waking")
@@ -264,7 +264,8 @@ int sched_waking_raw(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct task_struct *p = (struct task_struct *)ctx->args[0];
 
-	return handle_waking(ctx, p, BPF_CORE_READ(p, pid), BPF_CORE_READ(p, tgid));
+	return handle_waking(ctx, TARGET_RAW, p, BPF_CORE_READ(p, pid),
+			     BPF_CORE_READ(p, tgid));
 }
 
 /* The wakeup recorded in ts took lat ns to get the target (tid) running */
@@ -341,12 +342,13 @@ static __always_inline void switch_in(__u32 tid, __u64 now)
 		latency_done(ts, tid, now > ts->wake_ts ? now - ts->wake_ts : 0);
 }
 
-static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
+static __always_inline int handle_switch(enum target_src src, bool preempt,
+					 struct task_struct *prev, struct task_struct *next,
 					 __u32 prev_tid, __u32 prev_tgid,
 					 __u32 next_tid, __u32 next_tgid)
 {
-	bool out = prev_tid && target_task(prev_tgid, prev_tid);
-	bool in = next_tid && target_task(next_tgid, next_tid);
+	bool out = prev_tid && target_task(src, prev, prev_tgid, prev_tid);
+	bool in = next_tid && target_task(src, next, next_tgid, next_tid);
 	__u64 now;
 
 	if (!out && !in)
@@ -363,8 +365,8 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev,
 	     struct task_struct *next)
 {
-	return handle_switch(preempt, prev, prev->pid, prev->tgid, next->pid,
-			     next->tgid);
+	return handle_switch(TARGET_BTF, preempt, prev, next, prev->pid, prev->tgid,
+			     next->pid, next->tgid);
 }
 
 SEC("raw_tp/sched_switch")
@@ -373,12 +375,13 @@ int sched_switch_raw(struct bpf_raw_tracepoint_args *ctx)
 	struct task_struct *prev = (struct task_struct *)ctx->args[1];
 	struct task_struct *next = (struct task_struct *)ctx->args[2];
 
-	return handle_switch((bool)ctx->args[0], prev, BPF_CORE_READ(prev, pid),
+	return handle_switch(TARGET_RAW, (bool)ctx->args[0], prev, next,
+			     BPF_CORE_READ(prev, pid),
 			     BPF_CORE_READ(prev, tgid), BPF_CORE_READ(next, pid),
 			     BPF_CORE_READ(next, tgid));
 }
 
-static __always_inline int handle_signal(void *ctx, int sig,
+static __always_inline int handle_signal(void *ctx, enum target_src src, int sig,
 					 struct task_struct *task, __u32 tid,
 					 __u32 tgid, int group, int result)
 {
@@ -386,7 +389,7 @@ static __always_inline int handle_signal(void *ctx, int sig,
 	struct wakers_val *val;
 	__u64 seq = 0;
 
-	if (!want_signals || !tid || !target_task(tgid, tid))
+	if (!want_signals || !tid || !target_task(src, task, tgid, tid))
 		return 0;
 	if (!target_cpu(bpf_get_smp_processor_id()))
 		return 0;
@@ -411,7 +414,8 @@ int BPF_PROG(signal_generate_btf, int sig, struct kernel_siginfo *info,
 {
 	if (!task)
 		return 0;
-	return handle_signal(ctx, sig, task, task->pid, task->tgid, group, result);
+	return handle_signal(ctx, TARGET_BTF, sig, task, task->pid, task->tgid, group,
+			     result);
 }
 
 SEC("raw_tp/signal_generate")
@@ -419,7 +423,8 @@ int signal_generate_raw(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct task_struct *task = (struct task_struct *)ctx->args[2];
 
-	return handle_signal(ctx, (int)ctx->args[0], task, BPF_CORE_READ(task, pid),
+	return handle_signal(ctx, TARGET_RAW, (int)ctx->args[0], task,
+			     BPF_CORE_READ(task, pid),
 			     BPF_CORE_READ(task, tgid), (int)ctx->args[3],
 			     (int)ctx->args[4]);
 }

@@ -9,28 +9,57 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+static void ident_of(const struct id_list *l, size_t i, struct target_ident *id)
+{
+	uint64_t lo, hi;
+
+	memset(id, 0, sizeof(*id));
+	if (!l->who)
+		return;		/* an empty range: nothing matches */
+	id->tgid = l->who[i].tgid;
+	task_id_start_ns(&l->who[i], &lo, &hi);
+	id->start_lo = lo;
+	id->start_hi = hi;
+}
+
 void filter_configure(volatile struct target_filter *tf, struct bpf_map *tgids,
 		      struct bpf_map *tids, struct bpf_map *cpus,
 		      const struct common_opts *o)
 {
+	struct target_ident id;
+
 	tf->by_pid = o->pids.n > 0;
 	tf->by_tid = o->tids.n > 0;
 	tf->by_cpu = o->cpus.n > 0;
 	tf->one_tgid = o->pids.n == 1 ? o->pids.ids[0] : 0;
 	tf->one_tid = o->tids.n == 1 ? o->tids.ids[0] : 0;
-	/* room for children that may be followed later */
-	map_resize(tgids, o->pids.n ? (o->pids.n < 1024 ? 1024 : o->pids.n) : 1);
+	if (tf->one_tgid) {
+		ident_of(&o->pids, 0, &id);
+		tf->one_pid_ident.tgid = id.tgid;
+		tf->one_pid_ident.start_lo = id.start_lo;
+		tf->one_pid_ident.start_hi = id.start_hi;
+	}
+	if (tf->one_tid) {
+		ident_of(&o->tids, 0, &id);
+		tf->one_tid_ident.tgid = id.tgid;
+		tf->one_tid_ident.start_lo = id.start_lo;
+		tf->one_tid_ident.start_hi = id.start_hi;
+	}
+	map_resize(tgids, o->pids.n ? o->pids.n : 1);
 	map_resize(tids, o->tids.n ? o->tids.n : 1);
 	map_resize(cpus, ncpus_possible());
 }
 
 static int fill_ids(struct bpf_map *m, const struct id_list *l)
 {
-	__u8 one = 1;
+	struct target_ident id;
 
 	for (size_t i = 0; i < l->n; i++) {
-		int err = bpf_map__update_elem(m, &l->ids[i], sizeof(__u32),
-					       &one, sizeof(one), BPF_ANY);
+		int err;
+
+		ident_of(l, i, &id);
+		err = bpf_map__update_elem(m, &l->ids[i], sizeof(__u32), &id,
+					   sizeof(id), BPF_ANY);
 		if (err)
 			return err;
 	}
@@ -50,14 +79,6 @@ int filter_fill(struct bpf_map *tgids, struct bpf_map *tids,
 		err = bpf_map__update_elem(cpus, &o->cpus.cpus[i], sizeof(__u32),
 					   &one, sizeof(one), BPF_ANY);
 	return err;
-}
-
-int filter_add_tgid(struct bpf_map *tgids, __u32 tgid)
-{
-	__u8 one = 1;
-
-	return bpf_map__update_elem(tgids, &tgid, sizeof(tgid), &one,
-				    sizeof(one), BPF_ANY);
 }
 
 void losses_read(struct bpf_map *losses, __u64 out[LOSS_KINDS])

@@ -15,11 +15,10 @@ struct bpf_map;
 void filter_configure(volatile struct target_filter *tf, struct bpf_map *tgids,
 		      struct bpf_map *tids, struct bpf_map *cpus,
 		      const struct common_opts *o);
-/* After load: fill the maps; returns 0 or a negative errno */
+/* After load: fill the maps; returns 0 or a negative errno.  Each -p and
+ * -t target goes in with its identity (common_opts: id_list.who) */
 int filter_fill(struct bpf_map *tgids, struct bpf_map *tids,
 		struct bpf_map *cpus, const struct common_opts *o);
-/* Add one more tgid to the filter while tracing (followed children) */
-int filter_add_tgid(struct bpf_map *tgids, __u32 tgid);
 
 /* Sum over the CPUs of a per-CPU array's __u64 value at key (0 if
  * unreadable) */

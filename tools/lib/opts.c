@@ -84,7 +84,18 @@ void id_list_add(struct id_list *l, uint32_t id)
 		}
 		l->ids = p;
 		l->cap = cap;
+		if (l->who) {
+			struct task_id *w = realloc(l->who, cap * sizeof(*w));
+
+			if (!w) {
+				perror("realloc");
+				exit(EXIT_USAGE);
+			}
+			l->who = w;
+		}
 	}
+	if (l->who)
+		memset(&l->who[l->n], 0, sizeof(*l->who));
 	l->ids[l->n++] = id;
 }
 
@@ -99,6 +110,7 @@ bool id_list_has(const struct id_list *l, uint32_t id)
 void id_list_free(struct id_list *l)
 {
 	free(l->ids);
+	free(l->who);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -300,19 +312,32 @@ static void opt_ids(const char *opt, const char *arg, struct id_list *l,
 {
 	char err[160];
 	size_t before = l->n;
+	struct task_id *who;
 
 	if (parse_id_list(arg, l, err, sizeof(err)))
 		die_usage("invalid %s: %s", opt, err);
+	who = realloc(l->who, (l->cap ? l->cap : 1) * sizeof(*who));
+	if (!who) {
+		perror("realloc");
+		exit(EXIT_USAGE);
+	}
+	l->who = who;
 	for (size_t i = before; i < l->n; i++) {
-		uint32_t id = l->ids[i], tgid = tid_tgid(id);
+		uint32_t id = l->ids[i];
 
-		if (!tgid)
+		if (task_id_read(id, &who[i]))
 			die_usage("invalid %s: no %s %u", opt,
 				  thread ? "thread" : "process", id);
-		if (!thread && tgid != id)
+		if (!thread && who[i].tgid != id)
 			die_usage("invalid %s: %u is a thread of process %u, "
-				  "not a process (use -t for threads)", opt, id, tgid);
+				  "not a process (use -t for threads)", opt, id,
+				  who[i].tgid);
 	}
+}
+
+bool id_list_alive(const struct id_list *l, size_t i)
+{
+	return l->who ? task_id_alive(l->ids[i], &l->who[i]) : pid_alive(l->ids[i]);
 }
 
 void opt_pids(const char *arg, struct id_list *l)
@@ -434,14 +459,20 @@ void common_opts_target(const struct common_opts *o, char *buf, size_t size)
 void common_opts_foreach_tgid(const struct common_opts *o,
 			      void (*fn)(void *arg, uint32_t tgid), void *arg)
 {
-	for (size_t i = 0; i < o->pids.n; i++)
-		fn(arg, o->pids.ids[i]);
-	for (size_t i = 0; i < o->tids.n; i++) {
-		uint32_t tgid = tid_tgid(o->tids.ids[i]);
+	struct id_list seen = { 0 };
 
-		if (tgid)
-			fn(arg, tgid);
+	for (size_t i = 0; i < o->pids.n + o->tids.n; i++) {
+		bool pid = i < o->pids.n;
+		size_t k = pid ? i : i - o->pids.n;
+		const struct id_list *l = pid ? &o->pids : &o->tids;
+		uint32_t tgid = l->who ? l->who[k].tgid : pid ? l->ids[k] : tid_tgid(l->ids[k]);
+
+		if (!tgid || id_list_has(&seen, tgid))
+			continue;
+		id_list_add(&seen, tgid);
+		fn(arg, tgid);
 	}
+	id_list_free(&seen);
 }
 
 void suite_print_version(FILE *f, struct argp_state *state)

@@ -13,9 +13,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "taskid.h"
+
 struct id_list {
 	uint32_t *ids;
 	size_t n, cap;
+	/* -p, -t: who each id was when the options were read (ids[i] is
+	 * who[i]), NULL in lists of bare numbers */
+	struct task_id *who;
 };
 
 #define MAX_CPUS_SUPPORTED 4096
@@ -112,6 +117,9 @@ void opt_cpus(const char *arg, struct cpu_list *l);
 uint32_t tid_tgid(uint32_t tid);
 /* A process is alive while /proc/PID exists and is not a zombie */
 bool pid_alive(uint32_t pid);
+/* Is ids[i] still the task it was when the list was read (l->who), or
+ * alive at all in a list of bare numbers? */
+bool id_list_alive(const struct id_list *l, size_t i);
 
 /* Handles -p -t -C -d -f -j --check -v (and -h where OPTS_HELP_SHORT is
  * listed); ARGP_ERR_UNKNOWN otherwise. */
@@ -122,8 +130,9 @@ void common_opts_finish(struct common_opts *o);
 /* Who is traced, for messages: "pid 1,2", "tid 3", "pid 1, tid 3" or
  * "all threads" */
 void common_opts_target(const struct common_opts *o, char *buf, size_t size);
-/* Calls fn for the thread-group id of every -p and -t target (the
- * processes whose symbols a tool captures before they can exit) */
+/* Calls fn once for every process among the -p and -t targets (the
+ * processes whose symbols a tool captures before they can exit), however
+ * many of its threads are named */
 void common_opts_foreach_tgid(const struct common_opts *o,
 			      void (*fn)(void *arg, uint32_t tgid), void *arg);
 

@@ -36,11 +36,11 @@ static bool targets_gone(const struct run_opts *o)
 
 	if (o->pids)
 		for (size_t i = 0; i < o->pids->n; i++, n++)
-			if (pid_alive(o->pids->ids[i]))
+			if (id_list_alive(o->pids, i))
 				return false;
 	if (o->tids)
 		for (size_t i = 0; i < o->tids->n; i++, n++)
-			if (pid_alive(o->tids->ids[i]))
+			if (id_list_alive(o->tids, i))
 				return false;
 	return n > 0;
 }

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include "taskid.h"
+#include "common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int task_stat_parse(const char *buf, char *state, uint64_t *start)
+{
+	/* "pid (comm) S ppid ...": the comm may hold ')' and spaces, so
+	 * fields are counted from its last ')'; field 3 is the state */
+	const char *p = strrchr(buf, ')');
+	char *end;
+	int field = 3;
+
+	if (!p || p[1] != ' ' || !p[2])
+		return -1;
+	p += 2;
+	*state = *p;
+	while (field < 22) {
+		p = strchr(p, ' ');
+		if (!p)
+			return -1;
+		p++;
+		field++;
+	}
+	if (*p < '0' || *p > '9')
+		return -1;
+	*start = strtoull(p, &end, 10);
+	return *end == ' ' || *end == '\n' || !*end ? 0 : -1;
+}
+
+static int read_stat(uint32_t id, char *state, uint64_t *start)
+{
+	char path[64], buf[1024];
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", id);
+	if (read_small_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return task_stat_parse(buf, state, start);
+}
+
+static uint32_t read_tgid(uint32_t id)
+{
+	char path[64], buf[4096], *p;
+
+	snprintf(path, sizeof(path), "/proc/%u/status", id);
+	if (read_small_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	p = strstr(buf, "\nTgid:");
+	return p ? (uint32_t)strtoul(p + 6, NULL, 10) : 0;
+}
+
+int task_id_read(uint32_t id, struct task_id *out)
+{
+	uint64_t again;
+	char st;
+
+	/* the start before and after the tgid: the same task throughout */
+	if (read_stat(id, &st, &out->start) || st == 'Z' || st == 'X')
+		return -1;
+	out->tgid = read_tgid(id);
+	if (!out->tgid || read_stat(id, &st, &again) || again != out->start)
+		return -1;
+	return 0;
+}
+
+bool task_id_alive(uint32_t id, const struct task_id *t)
+{
+	uint64_t start;
+	char st;
+
+	if (read_stat(id, &st, &start) || st == 'Z' || st == 'X')
+		return false;
+	return start == t->start;
+}
+
+void task_id_start_ns(const struct task_id *t, uint64_t *lo, uint64_t *hi)
+{
+	static uint64_t tick_ns;
+
+	if (!tick_ns) {
+		long hz = sysconf(_SC_CLK_TCK);
+
+		tick_ns = 1000000000ull / (uint64_t)(hz > 0 ? hz : 100);
+	}
+	*lo = t->start * tick_ns;
+	*hi = *lo + tick_ns;
+}
