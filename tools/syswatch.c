@@ -362,12 +362,14 @@ static void snap_targets(struct collected *c)
 	struct id_list pids = { 0 }, tids = { 0 }, none = { 0 };
 
 	if (env.c.tids.n || env.c.pids.n) {
+		/* a target whose number went to another task is gone */
 		for (size_t i = 0; i < env.c.pids.n; i++)
-			id_list_add(&pids, env.c.pids.ids[i]);
+			if (id_list_alive(&env.c.pids, i))
+				id_list_add(&pids, env.c.pids.ids[i]);
 		for (size_t i = 0; i < env.c.tids.n; i++) {
-			__u32 tid = env.c.tids.ids[i], pid = tid_tgid(tid);
+			__u32 tid = env.c.tids.ids[i], pid = env.c.tids.who[i].tgid;
 
-			if (pid && !id_list_has(&env.c.pids, pid))
+			if (id_list_alive(&env.c.tids, i) && !id_list_has(&pids, pid))
 				snap_thread(c, pid, tid);
 		}
 	} else {

@@ -1,0 +1,115 @@
+# Targets are identities, not numbers; exec keeps the old names for the
+# old stacks; one read of the maps of a process however many of its
+# threads are named (docs/RELIABILITY.md, "Identities").
+N=5		# blocks, syscalls, page faults, timer wakeups of the old thread
+M=7		# the same, of the process that gets its number afterwards
+
+# ready ERR PID: the tool PID says on ERR that it traces, or has exited
+ready() {
+	local i
+	for i in $(seq 1 600); do
+		grep -Eq 'tracing|watching|sampling' "$1" && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# ---- 1. A reused TID (and PID) is not traced
+
+# reuse_run NAME TOOL ARGS...: the tool runs with -p A -t T ($REUSE_OPTS
+# chooses: "pt" for both, "p" for -p A alone); the thread T does its N
+# things and exits; a new process is given the number (T, or A for "p")
+# and does its M things; then the tool is stopped.  Output in $T/NAME.out.
+reuse_run() {
+	local name=$1 tool=$2 a tt id tp np; shift 2
+	rm -f "$T/go1" "$T/go2"
+	WL_GO=$T/go1 start_wl id_reuse old $N 30 ${REUSE_HOLD:-20000}
+	read -r a tt <<<"$WL_PID"
+	REUSE_A=$a REUSE_T=$tt
+	if [ "${REUSE_OPTS:-pt}" = pt ]; then
+		"$BIN/$tool" -p "$a" -t "$tt" -j "$@" >"$T/$name.out" 2>"$T/$name.err" &
+		id=$tt
+	else
+		"$BIN/$tool" -p "$a" -j "$@" >"$T/$name.out" 2>"$T/$name.err" &
+		id=$a
+	fi
+	tp=$!
+	if ! ready "$T/$name.err" "$tp"; then
+		fail "$name: the tool did not start"; sed 's/^/#   /' "$T/$name.err" | head -5
+		return 1
+	fi
+	touch "$T/go1"
+	wait_line "$WL_OUT" '^gone'
+	if [ "$id" = "$a" ]; then
+		kill "${WL_PIDS[-1]}"; wait "${WL_PIDS[-1]}" 2>/dev/null
+	fi
+	WL_GO=$T/go2 "$WL/id_reuse" new "$id" $M 30 >"$T/$name.new" 2>&1 &
+	np=$!
+	if ! wait_line "$T/$name.new" "^$id\$"; then
+		fail "$name: pid $id could not be given to a new process"
+		kill "$np" "$tp" 2>/dev/null; wait "$np" "$tp" 2>/dev/null
+		return 1
+	fi
+	touch "$T/go2"
+	wait "$np"
+	kill -INT "$tp" 2>/dev/null
+	wait "$tp"
+	REUSE_RC=$?
+	return 0
+}
+
+# the folded-free JSON checks: python over the document d
+jq_() { json_get "$T/$1.out" "$2" 2>/dev/null; }
+
+# offcputime: N blocks in reuse_old_block, nothing of reuse_new
+if reuse_run oc_pt offcputime; then
+	check_eq "offcputime -p A -t T: the old thread's $N blocks, exactly" \
+		"$(jq_ oc_pt "sum(s['count'] for s in d['stacks'] if 'reuse_old_block' in s['user_stack'])")" $N
+	check_eq "offcputime -p A -t T: nothing of the process that got T" \
+		"$(jq_ oc_pt "len([s for s in d['stacks'] if s['comm'] == 'reuse_new' or s['pid'] == $REUSE_T])")" 0
+fi
+
+# syswatch: N getppid calls, not N + M
+if reuse_run sw_pt syswatch; then
+	check_eq "syswatch -p A -t T: the old thread's $N getppid calls, exactly" \
+		"$(jq_ sw_pt "sum(s['count'] for s in d['syscalls'] if s['name'] == 'getppid')")" $N
+fi
+if reuse_run sw_ptt syswatch --per-thread; then
+	check_eq "syswatch --per-thread -p A -t T: no row of the process that got T" \
+		"$(jq_ sw_ptt "len([r for r in d['per_thread'] if r['comm'] == 'reuse_new' or r['pid'] == $REUSE_T])")" 0
+fi
+
+# wakers: the old thread is woken once by its pipe and N times by its
+# timer; the new process is never a target
+if reuse_run wk_pt wakers; then
+	check_eq "wakers -p A -t T: the old thread's $((N + 1)) wakeups, exactly" \
+		"$(jq_ wk_pt "sum(w['count'] for w in d['wakeups'] if w['target']['comm'] == 'reuse_old')")" $((N + 1))
+	check_eq "wakers -p A -t T: no wakeup of the process that got T" \
+		"$(jq_ wk_pt "len([w for w in d['wakeups'] if w['target']['comm'] == 'reuse_new' or w['target']['pid'] == $REUSE_T])")" 0
+fi
+
+# pfwatch: N faults in reuse_old_touch, none in reuse_new_touch
+if reuse_run pf_pt pfwatch; then
+	check_eq "pfwatch -p A -t T: the old thread's $N faults, exactly" \
+		"$(jq_ pf_pt "sum(f['count'] for f in d['faults'] if 'reuse_old_touch' in f['user_stack'])")" $N
+	check_eq "pfwatch -p A -t T: no fault of the process that got T" \
+		"$(jq_ pf_pt "len([f for f in d['faults'] if f['comm'] == 'reuse_new' or 'reuse_new_touch' in f['user_stack']])")" 0
+fi
+
+# -p A alone, A exits and a new process becomes A: the tool says every
+# traced process is gone (it does not trace the new one)
+REUSE_OPTS=p REUSE_HOLD=0
+if reuse_run oc_p offcputime; then
+	check_eq "offcputime -p A, A reused: nothing of the new process" \
+		"$(jq_ oc_p "len([s for s in d['stacks'] if s['comm'] == 'reuse_new'])")" 0
+	check_eq "offcputime -p A, A reused: the old thread's $N blocks" \
+		"$(jq_ oc_p "sum(s['count'] for s in d['stacks'] if 'reuse_old_block' in s['user_stack'])")" $N
+	check_grep "offcputime -p A, A reused: every traced process has exited" \
+		'every traced process has exited' "$T/oc_p.err"
+fi
+if reuse_run sw_p syswatch; then
+	check_eq "syswatch -p A, A reused: the old thread's $N getppid calls, exactly" \
+		"$(jq_ sw_p "sum(s['count'] for s in d['syscalls'] if s['name'] == 'getppid')")" $N
+fi
+unset REUSE_OPTS REUSE_HOLD
