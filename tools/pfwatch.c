@@ -127,7 +127,7 @@ static void targets_init(struct targets *ts)
 	}
 	for (size_t i = 0; i < n; i++) {
 		__u32 pid = i < env.c.pids.n ? env.c.pids.ids[i]
-					     : tid_tgid(env.c.tids.ids[i - env.c.pids.n]);
+					     : env.c.tids.who[i - env.c.pids.n].tgid;
 		bool dup = false;
 
 		for (size_t k = 0; k < ts->n; k++)

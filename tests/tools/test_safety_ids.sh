@@ -113,3 +113,32 @@ if reuse_run sw_p syswatch; then
 		"$(jq_ sw_p "sum(s['count'] for s in d['syscalls'] if s['name'] == 'getppid')")" $N
 fi
 unset REUSE_OPTS REUSE_HOLD
+
+# ---- 3. -t with 1000 threads of a 5000-thread process: its maps are read
+#         once (as often as with -p), not once per thread
+
+# maps_reads TOOL ARGS...: how many times the run opened /proc/$BIG/maps
+maps_reads() {
+	strace -f -qq -e trace=openat -o "$T/strace.out" "$BIN/$@" -d 0.1 >/dev/null 2>"$T/strace.err"
+	grep -c "\"/proc/$BIG/maps\"" "$T/strace.out"
+}
+if command -v strace >/dev/null; then
+	start_wl id_threads 5000 120000
+	BIG=$WL_PID
+	TIDS=$(ls "/proc/$BIG/task" | grep -vx "$BIG" | head -1000 | paste -sd,)
+	check_eq "the workload has 5000 threads" "$(ls "/proc/$BIG/task" | wc -l)" 5000
+	for tool in offcputime wakers "syswatch --slower-than 1000" pfwatch "wakers --dwarf"; do
+		# shellcheck disable=SC2086
+		byp=$(maps_reads $tool -p "$BIG")
+		# shellcheck disable=SC2086
+		byt=$(maps_reads $tool -t "$TIDS")
+		check_eq "$tool -t (1000 threads of one process): its maps read as often as with -p ($byp)" \
+			"$byt" "$byp"
+		case $tool in
+		offcputime|wakers|syswatch*) check_eq "$tool -t (1000 threads): its maps read once" "$byt" 1 ;;
+		esac
+	done
+	kill "$BIG"; wait "$BIG" 2>/dev/null
+else
+	fail "strace is needed to count the reads of /proc/PID/maps"
+fi

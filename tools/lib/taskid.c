@@ -32,11 +32,14 @@ int task_stat_parse(const char *buf, char *state, uint64_t *start)
 	return *end == ' ' || *end == '\n' || !*end ? 0 : -1;
 }
 
-static int read_stat(uint32_t id, char *state, uint64_t *start)
+/* /proc/TGID/task/ID/stat: the thread's own (/proc/ID/stat sums the
+ * times of every thread of the process, slow for a big process), and
+ * there only while ID is a thread of TGID */
+static int read_stat(uint32_t tgid, uint32_t id, char *state, uint64_t *start)
 {
-	char path[64], buf[1024];
+	char path[96], buf[1024];
 
-	snprintf(path, sizeof(path), "/proc/%u/stat", id);
+	snprintf(path, sizeof(path), "/proc/%u/task/%u/stat", tgid, id);
 	if (read_small_file(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	return task_stat_parse(buf, state, start);
@@ -55,14 +58,11 @@ static uint32_t read_tgid(uint32_t id)
 
 int task_id_read(uint32_t id, struct task_id *out)
 {
-	uint64_t again;
 	char st;
 
-	/* the start before and after the tgid: the same task throughout */
-	if (read_stat(id, &st, &out->start) || st == 'Z' || st == 'X')
-		return -1;
 	out->tgid = read_tgid(id);
-	if (!out->tgid || read_stat(id, &st, &again) || again != out->start)
+	if (!out->tgid || read_stat(out->tgid, id, &st, &out->start) ||
+	    st == 'Z' || st == 'X')
 		return -1;
 	return 0;
 }
@@ -72,7 +72,7 @@ bool task_id_alive(uint32_t id, const struct task_id *t)
 	uint64_t start;
 	char st;
 
-	if (read_stat(id, &st, &start) || st == 'Z' || st == 'X')
+	if (read_stat(t->tgid, id, &st, &start) || st == 'Z' || st == 'X')
 		return false;
 	return start == t->start;
 }
