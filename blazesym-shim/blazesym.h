@@ -105,6 +105,10 @@ typedef struct blaze_symbolize_src_process {
 	 * (A process cached with blaze_symbolize_cache_process() and since
 	 * exited is always symbolized from the cache.) */
 	bool no_vdso;
+	/* shim extension: which image of the process the addresses belong
+	 * to, a number that changes at every exec (the kernel's
+	 * task->self_exec_id); 0: the latest captured */
+	uint64_t image;
 	uint8_t reserved[16];
 } blaze_symbolize_src_process;
 
@@ -123,6 +127,10 @@ typedef struct blaze_cache_src_process {
 	uint32_t pid;
 	/* capture the process's memory mappings now (the shim always does) */
 	bool cache_vmas;
+	/* shim extension: the image the process has now (see
+	 * blaze_symbolize_src_process); a new image gets its own entry and
+	 * the older ones keep their mappings.  0: not known */
+	uint64_t image;
 	uint8_t reserved[16];
 } blaze_cache_src_process;
 
@@ -130,7 +138,8 @@ typedef struct blaze_cache_src_process {
  * its mappings, and an open handle (or the loaded symbol table) of every
  * mapped file.  Cheap when the files are already cached.  Calling it again
  * refreshes the mappings (dlopen).  pid 0: the calling process.
- * BLAZE_ERR_NOT_FOUND when the process does not exist. */
+ * BLAZE_ERR_NOT_FOUND when the process does not exist, or when a later
+ * image of it was captured already (cache.image). */
 blaze_err blaze_symbolize_cache_process(blaze_symbolizer *symbolizer,
 					const blaze_cache_src_process *cache);
 

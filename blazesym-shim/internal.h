@@ -204,9 +204,11 @@ struct bzs_vma {
 
 struct bzs_proc {
 	pid_t pid;
+	uint64_t image;		/* which image of the process (exec count); 0: not known */
 	struct bzs_vma *vmas;
 	size_t nvmas;
-	bool gone;		/* /proc/PID vanished: keep what we have */
+	bool gone;		/* /proc/PID vanished, or a later image replaced
+				 * this one: keep what we have */
 	struct bzs_perfmap *pm;
 	char *pm_path;
 	uint64_t last_use;
@@ -250,7 +252,15 @@ struct bzs_proc_opts {
 	bool debug_syms, perf_map, no_map_files, no_vdso;
 };
 
-struct bzs_proc *bzs_proc_get(blaze_symbolizer *s, pid_t pid, bool create);
+/* The entry of one image of pid (image 0: the latest known).  An image
+ * older than one already known and never captured gets an empty entry
+ * marked gone: /proc now shows a later image. */
+struct bzs_proc *bzs_proc_get(blaze_symbolizer *s, pid_t pid, uint64_t image, bool create);
+/* Capture image of pid now (blaze_symbolize_cache_process): the entry
+ * captured before its image was known (image 0) is adopted, and every
+ * older image of pid is kept as it is from now on (gone).  NULL when a
+ * later image is known already (nothing to read: /proc shows that one). */
+struct bzs_proc *bzs_proc_capture(blaze_symbolizer *s, pid_t pid, uint64_t image);
 /* Re-read the maps of p; eager: load every file now.  0 or -errno. */
 int bzs_proc_refresh(blaze_symbolizer *s, struct bzs_proc *p, bool eager,
 		     const struct bzs_proc_opts *o);

@@ -10,7 +10,10 @@
  *
  * Processes: the executable mappings of up to max_procs processes, the
  * least recently used dropped first.  A process that exits keeps its
- * entry (and the files it maps), so it is still symbolized later. */
+ * entry (and the files it maps), so it is still symbolized later.  An
+ * exec gives a process new mappings: each image (the caller's number for
+ * it, the kernel's exec count) has its own entry, so that addresses taken
+ * before the exec are named with the mappings from before it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -493,19 +496,11 @@ struct bzs_perfmap *bzs_proc_perfmap(struct bzs_proc *p)
 	return p->pm;
 }
 
-struct bzs_proc *bzs_proc_get(blaze_symbolizer *s, pid_t pid, bool create)
+static struct bzs_proc *proc_new(blaze_symbolizer *s, pid_t pid, uint64_t image)
 {
 	size_t b = (size_t)pid % BZS_PROC_BUCKETS;
 	struct bzs_proc *p;
 
-	for (p = s->procs[b]; p; p = p->next) {
-		if (p->pid == pid) {
-			p->last_use = ++s->tick;
-			return p;
-		}
-	}
-	if (!create)
-		return NULL;
 	if (s->nprocs >= s->max_procs) {
 		struct bzs_proc *victim = NULL;
 
@@ -520,10 +515,80 @@ struct bzs_proc *bzs_proc_get(blaze_symbolizer *s, pid_t pid, bool create)
 	if (!p)
 		return NULL;
 	p->pid = pid;
+	p->image = image;
 	p->last_use = ++s->tick;
 	p->next = s->procs[b];
 	s->procs[b] = p;
 	s->nprocs++;
+	return p;
+}
+
+/* The entries of pid: the one of image (0: the latest), the one captured
+ * before its image was known, and the latest */
+struct proc_find {
+	struct bzs_proc *exact, *unknown, *latest;
+};
+
+static void proc_find(blaze_symbolizer *s, pid_t pid, uint64_t image, struct proc_find *f)
+{
+	memset(f, 0, sizeof(*f));
+	for (struct bzs_proc *p = s->procs[(size_t)pid % BZS_PROC_BUCKETS]; p; p = p->next) {
+		if (p->pid != pid)
+			continue;
+		if (image && p->image == image)
+			f->exact = p;
+		if (!p->image)
+			f->unknown = p;
+		if (!f->latest || p->image > f->latest->image)
+			f->latest = p;
+	}
+	if (!image)
+		f->exact = f->latest;
+}
+
+struct bzs_proc *bzs_proc_get(blaze_symbolizer *s, pid_t pid, uint64_t image, bool create)
+{
+	struct proc_find f;
+	struct bzs_proc *p;
+
+	proc_find(s, pid, image, &f);
+	p = f.exact ? f.exact : f.unknown;
+	if (p) {
+		p->last_use = ++s->tick;
+		return p;
+	}
+	if (!create)
+		return NULL;
+	p = proc_new(s, pid, image);
+	/* an image older than one known: /proc shows a later one */
+	if (p && f.latest && f.latest->image > image)
+		p->gone = true;
+	return p;
+}
+
+struct bzs_proc *bzs_proc_capture(blaze_symbolizer *s, pid_t pid, uint64_t image)
+{
+	struct proc_find f;
+	struct bzs_proc *p;
+
+	proc_find(s, pid, image, &f);
+	if (image && f.latest && f.latest->image > image)
+		return NULL;
+	p = f.exact;
+	if (!p && f.unknown) {
+		p = f.unknown;
+		p->image = image;
+	}
+	if (!p)
+		p = proc_new(s, pid, image);
+	if (!p)
+		return NULL;
+	p->last_use = ++s->tick;
+	p->gone = false;
+	/* the older images keep the mappings they had */
+	for (struct bzs_proc *q = s->procs[(size_t)pid % BZS_PROC_BUCKETS]; q; q = q->next)
+		if (q != p && q->pid == pid && q->image < image)
+			q->gone = true;
 	return p;
 }
 

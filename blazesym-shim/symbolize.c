@@ -327,7 +327,7 @@ const blaze_syms *blaze_symbolize_process_abs_addrs(blaze_symbolizer *s,
 	o = (struct bzs_proc_opts){ in.debug_syms, in.perf_map, in.no_map_files, in.no_vdso };
 	pid = in.pid ? (pid_t)in.pid : getpid();
 	pthread_mutex_lock(&s->lock);
-	p = bzs_proc_get(s, pid, true);
+	p = bzs_proc_get(s, pid, in.image, true);
 	if (!p) {
 		pthread_mutex_unlock(&s->lock);
 		free(t);
@@ -364,11 +364,11 @@ blaze_err blaze_symbolize_cache_process(blaze_symbolizer *s, const blaze_cache_s
 		return BLAZE_ERR_INVALID_INPUT;
 	}
 	pthread_mutex_lock(&s->lock);
-	p = bzs_proc_get(s, in.pid ? (pid_t)in.pid : getpid(), true);
+	p = bzs_proc_capture(s, in.pid ? (pid_t)in.pid : getpid(), in.image);
 	if (!p) {
-		err = BLAZE_ERR_OUT_OF_MEMORY;
+		/* a later image is known: this one is no longer there to read */
+		err = in.image ? BLAZE_ERR_NOT_FOUND : BLAZE_ERR_OUT_OF_MEMORY;
 	} else {
-		p->gone = false;
 		r = bzs_proc_refresh(s, p, true, &o);
 		if (r == -ENOENT || r == -ESRCH)
 			err = BLAZE_ERR_NOT_FOUND;

@@ -22,8 +22,9 @@ struct {
 	__uint(max_entries, 256 * 1024);
 } announce_rb SEC(".maps");
 
-/* Once per tgid; a full ring buffer is counted and retried next time */
-static __always_inline void announce_tgid(__u32 tgid)
+/* Once per tgid and image (an exec forgets the tgid); a full ring buffer
+ * is counted and retried next time */
+static __always_inline void announce_tgid(__u32 tgid, __u64 exec_id)
 {
 	struct announce_event *e;
 	__u8 one = 1;
@@ -41,6 +42,7 @@ static __always_inline void announce_tgid(__u32 tgid)
 	}
 	e->type = ANNOUNCE_EV_NEW_PROCESS;
 	e->tgid = tgid;
+	e->exec_id = exec_id;
 	bpf_ringbuf_submit(e, 0);
 }
 

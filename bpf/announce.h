@@ -10,6 +10,8 @@
 struct announce_event {
 	__u32 type;	/* ANNOUNCE_EV_NEW_PROCESS */
 	__u32 tgid;
+	__u64 exec_id;	/* its image: task->self_exec_id, changed by every
+			 * exec (copied to the threads it creates) */
 };
 
 #endif

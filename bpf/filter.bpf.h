@@ -102,6 +102,14 @@ static __always_inline bool target_current(__u32 tgid, __u32 tid)
 	return target_task(TARGET_CURRENT, NULL, tgid, tid);
 }
 
+/* The image of the current process: the kernel counts execs in
+ * self_exec_id, and a thread starts with its creator's, so (tgid, it)
+ * names what the process had mapped when a stack was taken */
+static __always_inline __u64 current_exec_id(void)
+{
+	return bpf_get_current_task_btf()->self_exec_id;
+}
+
 static __always_inline bool target_cpu(__u32 cpu)
 {
 	__u8 *on;

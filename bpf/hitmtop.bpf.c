@@ -164,7 +164,7 @@ int hitm_sample(struct bpf_perf_event_data *ctx)
 		return 0;
 	}
 
-	announce_tgid(tgid);
+	announce_tgid(tgid, current_exec_id());
 	if (stream_samples) {
 		struct hitm_sample *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 

@@ -90,6 +90,7 @@ static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
 	if (want_kstack)
 		s.key.kstack = stackid_checked(bpf_get_stackid(ctx, &stacks, 0), false);
 	if (want_ustack && !kthread) {
+		s.key.exec_id = KREAD(btf, prev, self_exec_id);
 		if (dwarf_mode) {
 			s.seq = ustack_take(tgid, tid);
 			s.key.ustack = s.seq ? OFFCPU_USTACK_DWARF : OFFCPU_USTACK_LOST;
@@ -97,7 +98,7 @@ static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
 			s.key.ustack = stackid_checked(
 				bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK), true);
 		}
-		announce_tgid(tgid);
+		announce_tgid(tgid, s.key.exec_id);
 	}
 	update_checked(bpf_map_update_elem(&start, &tid, &s, BPF_ANY), LOSS_START_FULL);
 }

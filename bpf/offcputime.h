@@ -11,7 +11,9 @@ struct offcpu_key {
 	__u32 tid;
 	__s32 ustack;		/* stack id, or < 0: none or lost */
 	__s32 kstack;
-	char comm[TASK_COMM_LEN];
+	__u64 exec_id;		/* the process's image (bpf/announce.h) the user
+				 * stack was taken in; 0 without one */
+	char comm[TASK_COMM_LEN];	/* at the time it left the CPU */
 };
 
 struct offcpu_val {

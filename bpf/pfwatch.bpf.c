@@ -57,6 +57,7 @@ struct pf_region {
 	__u32 tgid;
 	__u32 pad;
 	__u64 index;		/* addr >> PF_REGION_SHIFT */
+	__u64 exec_id;		/* the image: an exec maps other things */
 };
 
 /* Regions already announced, so that user space reads /proc/PID/maps
@@ -103,13 +104,16 @@ static __always_inline void stat_inc(__u32 k)
 }
 
 static __always_inline void announce_region(struct last_seen *last, __u32 tgid,
-					   __u64 addr)
+					   __u64 exec_id, __u64 addr)
 {
-	struct pf_region r = { .tgid = tgid, .index = addr >> PF_REGION_SHIFT };
+	struct pf_region r = {
+		.tgid = tgid, .index = addr >> PF_REGION_SHIFT, .exec_id = exec_id,
+	};
 	struct pf_event *e;
 	__u8 one = 1;
 
-	if (last->region.tgid == r.tgid && last->region.index == r.index)
+	if (last->region.tgid == r.tgid && last->region.index == r.index &&
+	    last->region.exec_id == r.exec_id)
 		return;
 	last->region = r;
 	if (bpf_map_update_elem(&seen_region, &r, &one, BPF_NOEXIST))
@@ -123,6 +127,7 @@ static __always_inline void announce_region(struct last_seen *last, __u32 tgid,
 	e->type = PF_EV_NEW_REGION;
 	e->tgid = tgid;
 	e->addr = addr;
+	e->exec_id = exec_id;
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -192,6 +197,7 @@ static __always_inline int handle_fault(struct bpf_perf_event_data *ctx, bool ma
 	ip = PT_REGS_IP((struct pt_regs *)&ctx->regs);
 	key.tgid = tgid;
 	key.tid = tid;
+	key.exec_id = current_exec_id();
 	if (warmup_end_ns)
 		key.warmup = bpf_ktime_get_ns() < warmup_end_ns;
 	/* kernel text lives in the upper half: a fault taken in kernel mode */
@@ -210,13 +216,13 @@ static __always_inline int handle_fault(struct bpf_perf_event_data *ctx, bool ma
 		if (last && (last->tgid != tgid || last->exec_gen != exec_gen)) {
 			last->tgid = tgid;
 			last->exec_gen = exec_gen;
-			announce_tgid(tgid);
+			announce_tgid(tgid, key.exec_id);
 		}
 	}
 	if (want_kstack && key.kernel_mode)
 		key.kstack = stackid_checked(bpf_get_stackid(ctx, &stacks, 0), false);
 	if (want_names && last)
-		announce_region(last, tgid, addr);
+		announce_region(last, tgid, key.exec_id, addr);
 	if (fault_send(&key, seq, addr, major))
 		return 0;
 

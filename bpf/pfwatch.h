@@ -19,6 +19,8 @@ struct pf_key {
 	__u8 warmup;		/* 1: fault in the warm-up */
 	__u8 kernel_mode;	/* 1: fault taken in kernel mode (e.g. copy_to_user) */
 	__u8 pad[6];
+	__u64 exec_id;		/* the process's image (bpf/announce.h): its
+				 * stacks, mappings and comm are its own */
 };
 
 /* per CPU in the map; user space adds them up */
@@ -27,7 +29,8 @@ struct pf_val {
 	__u64 minor;
 	__u64 addr_min;		/* 0: no fault on this CPU */
 	__u64 addr_max;
-	char comm[TASK_COMM_LEN];	/* the thread's name at its first fault */
+	char comm[TASK_COMM_LEN];	/* the thread's name at its first fault
+					 * (of this key: in this image) */
 };
 
 /* Counters kept per CPU (stats map) */
@@ -48,6 +51,7 @@ struct pf_event {
 	__u32 type;		/* PF_EV_NEW_REGION */
 	__u32 tgid;
 	__u64 addr;		/* the faulting address */
+	__u64 exec_id;		/* the image of the process */
 };
 
 /* --dwarf: the user stack is a sample on ustack_rb (bpf/ustack.h),

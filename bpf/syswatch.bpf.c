@@ -207,6 +207,7 @@ static __always_inline void stream_slow(void *ctx, __u64 pid_tgid, long nr,
 	e->ret = ret;
 	e->ts = now;
 	e->lat_ns = delta;
+	e->exec_id = current_exec_id();
 	e->pad = 0;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	e->ustack_bytes = bpf_get_stack(ctx, e->ustack, sizeof(e->ustack),

@@ -66,6 +66,7 @@ struct sw_event {
 	__s64 ret;
 	__u64 ts;		/* bpf_ktime_get_ns() at the exit */
 	__u64 lat_ns;
+	__u64 exec_id;		/* the process's image (bpf/announce.h) */
 	__s32 ustack_bytes;	/* bytes of ustack filled, < 0: not taken */
 	__u32 pad;
 	char comm[TASK_COMM_LEN];

@@ -137,7 +137,8 @@ static __always_inline void fill_waker(void *ctx, struct wakers_key *k, __u64 *s
 				k->ustack = stackid_checked(bpf_get_stackid(ctx, &stacks,
 								BPF_F_USER_STACK), true);
 			}
-			announce_tgid(k->waker_pid);
+			k->waker_exec_id = BPF_CORE_READ(cur, self_exec_id);
+			announce_tgid(k->waker_pid, k->waker_exec_id);
 		}
 	} else if (ci) {
 		/* the user stack would be the interrupted task's: not taken */

@@ -38,6 +38,8 @@ struct wakers_key {
 	__u32 target_tid;
 	__s32 kstack;		/* stack id; -1: not taken; other < 0: lost */
 	__s32 ustack;
+	__u64 waker_exec_id;	/* the waker's image (bpf/announce.h) its user
+				 * stack was taken in; 0 without one */
 	char waker_comm[TASK_COMM_LEN];	/* empty in interrupt context */
 	char target_comm[TASK_COMM_LEN];
 };

@@ -322,9 +322,11 @@ static void resolve(struct stacksym *sym, int stacks_fd, const struct offcpu_key
 		/* a stack cut short says so at its root end */
 		if (mark)
 			f->u[f->un++] = mark;
-		f->un += stacksym_user(sym, key->tgid, dips, n, f->u + f->un);
+		f->un += stacksym_user_image(sym, key->tgid, key->exec_id, dips, n,
+					     f->u + f->un);
 	} else if (key->ustack >= 0 && !bpf_map_lookup_elem(stacks_fd, &key->ustack, ips)) {
-		f->un = stacksym_user(sym, key->tgid, ips, MAX_STACK_DEPTH, f->u);
+		f->un = stacksym_user_image(sym, key->tgid, key->exec_id, ips,
+					    MAX_STACK_DEPTH, f->u);
 	} else {
 		f->ulost = key->ustack != -1;
 	}

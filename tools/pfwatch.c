@@ -192,14 +192,14 @@ static int on_event(void *vctx, void *data, size_t size)
 	const struct pf_event *e = data;
 
 	if (size >= sizeof(*a) && a->type == ANNOUNCE_EV_NEW_PROCESS) {
-		stacksym_cache_pid(ctx->sym, a->tgid);
-		vmas_capture(ctx->vmas, a->tgid);
+		stacksym_cache_image(ctx->sym, a->tgid, a->exec_id);
+		vmas_capture(ctx->vmas, a->tgid, a->exec_id);
 		if (dw)
 			dwunw_cache_pid(dw, a->tgid);
 	} else if (size >= sizeof(*e) && e->type == PF_EV_NEW_REGION) {
 		/* a fault in a region not seen before: name its mapping now */
-		if (!vmas_find(ctx->vmas, e->tgid, e->addr))
-			vmas_capture(ctx->vmas, e->tgid);
+		if (!vmas_find(ctx->vmas, e->tgid, e->exec_id, e->addr))
+			vmas_capture(ctx->vmas, e->tgid, e->exec_id);
 	}
 	return 0;
 }
@@ -538,9 +538,11 @@ static void resolve(struct stacksym *sym, int stacks_fd, const struct pf_key *ke
 			f->u[f->un++] = mark;
 		if (n > MAX_STACK_DEPTH)
 			n = MAX_STACK_DEPTH;
-		f->un += stacksym_user(sym, key->tgid, dips, n, f->u + f->un);
+		f->un += stacksym_user_image(sym, key->tgid, key->exec_id, dips, n,
+					     f->u + f->un);
 	} else if (key->ustack >= 0 && !bpf_map_lookup_elem(stacks_fd, &key->ustack, ips))
-		f->un = stacksym_user(sym, key->tgid, ips, MAX_STACK_DEPTH, f->u);
+		f->un = stacksym_user_image(sym, key->tgid, key->exec_id, ips,
+					    MAX_STACK_DEPTH, f->u);
 	else if (key->ustack != -1)
 		f->u[f->un++] = FRAME_USER_LOST;
 }
@@ -549,8 +551,8 @@ static void resolve(struct stacksym *sym, int stacks_fd, const struct pf_key *ke
 static void entry_vmas(const struct vmas *v, const struct entry *e,
 		       const struct vma_ent **lo, const struct vma_ent **hi)
 {
-	*lo = vmas_find(v, e->key.tgid, e->val.addr_min);
-	*hi = vmas_find(v, e->key.tgid, e->val.addr_max);
+	*lo = vmas_find(v, e->key.tgid, e->key.exec_id, e->val.addr_min);
+	*hi = vmas_find(v, e->key.tgid, e->key.exec_id, e->val.addr_max);
 }
 
 static const char *vma_name(const struct vma_ent *m)
@@ -768,9 +770,21 @@ static void plain_totals(const struct report_in *r)
 		printf("\n\n");
 }
 
+/* The last image of tgid seen in the entries */
+static __u64 last_image(const struct collected *c, __u32 tgid)
+{
+	__u64 image = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->e[i].key.tgid == tgid && c->e[i].key.exec_id > image)
+			image = c->e[i].key.exec_id;
+	return image;
+}
+
 /* Addresses in mappings made after the last capture (the process mapped
  * them in a region it had faulted in before, or after an exec): read the
- * maps of the processes still alive once more */
+ * maps of the processes still alive once more, for their last image only
+ * (an older one is no longer there to read) */
 static void name_late_mappings(struct vmas *v, const struct collected *c)
 {
 	struct id_list done = { 0 };
@@ -779,12 +793,13 @@ static void name_late_mappings(struct vmas *v, const struct collected *c)
 		const struct entry *e = &c->e[i];
 
 		if (id_list_has(&done, e->key.tgid) ||
-		    (vmas_find(v, e->key.tgid, e->val.addr_min) &&
-		     vmas_find(v, e->key.tgid, e->val.addr_max)))
+		    (vmas_find(v, e->key.tgid, e->key.exec_id, e->val.addr_min) &&
+		     vmas_find(v, e->key.tgid, e->key.exec_id, e->val.addr_max)) ||
+		    e->key.exec_id != last_image(c, e->key.tgid))
 			continue;
 		id_list_add(&done, e->key.tgid);
 		if (pid_alive(e->key.tgid))
-			vmas_capture(v, e->key.tgid);
+			vmas_capture(v, e->key.tgid, e->key.exec_id);
 	}
 	id_list_free(&done);
 }
@@ -953,7 +968,7 @@ int main(int argc, char **argv)
 	targets_init(&targets);
 	for (size_t i = 0; i < targets.n; i++) {
 		stacksym_cache_pid(ctx.sym, targets.t[i].pid);
-		vmas_capture(ctx.vmas, targets.t[i].pid);
+		vmas_capture(ctx.vmas, targets.t[i].pid, 0);
 	}
 	ctx.rb = ring_buffer__new(bpf_map__fd(skel->maps.announce_rb), on_event, &ctx, NULL);
 	if (!ctx.rb) {

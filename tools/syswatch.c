@@ -666,6 +666,7 @@ struct ctx {
 	__u64 nslow_all;
 	bool header_done;
 	struct id_list cached;	/* pids whose maps the symbolizer holds */
+	__u64 *cached_image;	/* parallel to cached.ids: the last image captured */
 };
 
 #define MAX_JSON_SLOW 100000
@@ -682,7 +683,8 @@ static void json_stack(struct json *j, struct stacksym *sym, const struct sw_eve
 	json_key(j, "user_stack");
 	json_arr_begin(j);
 	if (e->ustack_bytes > 0)
-		n = stacksym_user(sym, e->pid, e->ustack, e->ustack_bytes / 8, fr);
+		n = stacksym_user_image(sym, e->pid, e->exec_id, e->ustack,
+					e->ustack_bytes / 8, fr);
 	for (int i = 0; i < n; i++)
 		json_str(j, fr[i]);
 	json_arr_end(j);
@@ -792,7 +794,8 @@ static void print_slow(struct ctx *ctx, const struct sw_event *e, __u64 wall)
 	       (unsigned long long)(wall % 1000000000ULL / 1000), e->tid, e->comm,
 	       syscall_name_fmt(e->nr, nb, sizeof(nb)), lb, (long long)e->ret);
 	if (e->ustack_bytes > 0)
-		n = stacksym_user(ctx->sym, e->pid, e->ustack, e->ustack_bytes / 8, fr);
+		n = stacksym_user_image(ctx->sym, e->pid, e->exec_id, e->ustack,
+					e->ustack_bytes / 8, fr);
 	else
 		printf("    %s\n", FRAME_USER_LOST);
 	for (int i = n - 1; i >= 0; i--)
@@ -815,9 +818,20 @@ static int on_event(void *vctx, void *data, size_t size)
 			print_slow(ctx, e, wall);
 	} else if (ctx->nslow < MAX_JSON_SLOW) {
 		/* name the frames later, even if the process exits */
-		if (!id_list_has(&ctx->cached, e->pid)) {
+		size_t k;
+
+		for (k = 0; k < ctx->cached.n && ctx->cached.ids[k] != e->pid; k++)
+			;
+		if (k == ctx->cached.n) {
 			id_list_add(&ctx->cached, e->pid);
-			stacksym_cache_pid(ctx->sym, e->pid);
+			ctx->cached_image = xrealloc(ctx->cached_image,
+						     ctx->cached.cap * sizeof(__u64));
+			ctx->cached_image[k] = ~0ULL;
+		}
+		/* each image once: an exec maps other files */
+		if (ctx->cached_image[k] != e->exec_id) {
+			ctx->cached_image[k] = e->exec_id;
+			stacksym_cache_image(ctx->sym, e->pid, e->exec_id);
 		}
 		if (ctx->nslow == ctx->slow_cap) {
 			ctx->slow_cap = ctx->slow_cap ? 2 * ctx->slow_cap : 64;
@@ -1025,5 +1039,6 @@ cleanup:
 	free(c.ip);
 	free(ctx.slow);
 	id_list_free(&ctx.cached);
+	free(ctx.cached_image);
 	return err;
 }

@@ -348,9 +348,11 @@ static void resolve(struct stacksym *sym, int stacks_fd, const struct wakers_key
 			f->u[f->un++] = mark;
 		if (n > MAX_STACK_DEPTH)
 			n = MAX_STACK_DEPTH;
-		f->un += stacksym_user(sym, key->waker_pid, dips, n, f->u + f->un);
+		f->un += stacksym_user_image(sym, key->waker_pid, key->waker_exec_id,
+					     dips, n, f->u + f->un);
 	} else if (key->ustack >= 0 && !bpf_map_lookup_elem(stacks_fd, &key->ustack, ips))
-		f->un = stacksym_user(sym, key->waker_pid, ips, MAX_STACK_DEPTH, f->u);
+		f->un = stacksym_user_image(sym, key->waker_pid, key->waker_exec_id,
+					    ips, MAX_STACK_DEPTH, f->u);
 	else if (key->ustack != -1)
 		f->u[f->un++] = FRAME_USER_LOST;
 	if (key->ctx == WK_CTX_TASK)

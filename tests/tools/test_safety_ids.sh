@@ -114,6 +114,63 @@ if reuse_run sw_p syswatch; then
 fi
 unset REUSE_OPTS REUSE_HOLD
 
+# ---- 2. A process that blocks and faults, then executes itself again:
+#         each part is named with its own functions, comm and mapping
+
+# exec_run NAME TOOL ARGS...: the tool traces id_exec N1 N2 from before its
+# first part; JSON in $T/NAME.out
+N1=2 N2=3
+exec_run() {
+	local name=$1 tool=$2 tp; shift 2
+	rm -f "$T/go1"; mkdir -p "$T/exec"
+	WL_GO=$T/go1 start_wl id_exec $N1 $N2 "$T/exec"
+	"$BIN/$tool" -p "$WL_PID" ${EXEC_FMT--j} -d 20 "$@" >"$T/$name.out" 2>"$T/$name.err" &
+	tp=$!
+	if ! ready "$T/$name.err" "$tp"; then
+		fail "$name: the tool did not start"; sed 's/^/#   /' "$T/$name.err" | head -5
+		return 1
+	fi
+	touch "$T/go1"
+	wait "$tp"
+	wait_wl
+}
+# stack_count NAME LIST FUNC COMM: the counts of the entries of list LIST
+# whose user stack holds FUNC, and whose comm is COMM
+stack_count() {
+	jq_ "$1" "sum(s['count'] for s in d['$2'] if '$3' in s['user_stack'] and s['comm'] == '$4')"
+}
+
+if exec_run oc_exec offcputime; then
+	check_eq "offcputime, exec: $N1 blocks in before_exec_sleep, as execer" \
+		"$(stack_count oc_exec stacks before_exec_sleep execer)" $N1
+	check_eq "offcputime, exec: $N2 blocks in after_exec_sleep, as execed" \
+		"$(stack_count oc_exec stacks after_exec_sleep execed)" $N2
+	check_eq "offcputime, exec: the pause before it named too" \
+		"$(stack_count oc_exec stacks before_exec_pause execer)" 1
+fi
+if exec_run pf_exec pfwatch; then
+	check_eq "pfwatch, exec: $N1 faults in before_exec_touch, as execer" \
+		"$(stack_count pf_exec faults before_exec_touch execer)" $N1
+	check_eq "pfwatch, exec: $N2 faults in after_exec_touch, as execed" \
+		"$(stack_count pf_exec faults after_exec_touch execed)" $N2
+	check_eq "pfwatch, exec: each part in its own mapping" \
+		"$(jq_ pf_exec "sorted(set((s['comm'], s['mapping'].split('/')[-1]) for s in d['faults'] if 'exec_touch' in ';'.join(s['user_stack'])))")" \
+		"[('execed', 'after.data'), ('execer', 'before.data')]"
+fi
+if exec_run sw_exec syswatch --slower-than 50000; then
+	check_eq "syswatch --slower-than, exec: $N1 slow calls in before_exec_sleep, as execer" \
+		"$(jq_ sw_exec "len([s for s in d['slow_calls'] if 'before_exec_sleep' in s['user_stack'] and s['comm'] == 'execer'])")" $N1
+	check_eq "syswatch --slower-than, exec: $N2 slow calls in after_exec_sleep, as execed" \
+		"$(jq_ sw_exec "len([s for s in d['slow_calls'] if 'after_exec_sleep' in s['user_stack'] and s['comm'] == 'execed'])")" $N2
+fi
+# the plain stream names the stacks as the calls come: after the exec too
+if EXEC_FMT= exec_run sw_exec_plain syswatch --slower-than 50000; then
+	check_eq "syswatch --slower-than stream, exec: $N2 stacks in after_exec_sleep" \
+		"$(grep -c '^    after_exec_sleep$' "$T/sw_exec_plain.out")" $N2
+	check_eq "syswatch --slower-than stream, exec: $N1 stacks in before_exec_sleep" \
+		"$(grep -c '^    before_exec_sleep$' "$T/sw_exec_plain.out")" $N1
+fi
+
 # ---- 3. -t with 1000 threads of a 5000-thread process: its maps are read
 #         once (as often as with -p), not once per thread
 

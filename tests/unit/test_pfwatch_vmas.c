@@ -43,33 +43,33 @@ static void test_self(void)
 	char *r;
 	int fd;
 
-	CHECK(vmas_find(v, pid, (uint64_t)(uintptr_t)&on_stack) == NULL,
+	CHECK(vmas_find(v, pid, 0, (uint64_t)(uintptr_t)&on_stack) == NULL,
 	      "nothing known before a capture");
-	CHECK(vmas_capture(v, pid) == 0, "capture of this process");
-	CHECK(vmas_capture(v, 0x7ffffff0) == -1, "capture of a process that does not exist fails");
-	m = vmas_find(v, pid, (uint64_t)(uintptr_t)&on_stack);
+	CHECK(vmas_capture(v, pid, 0) == 0, "capture of this process");
+	CHECK(vmas_capture(v, 0x7ffffff0, 0) == -1, "capture of a process that does not exist fails");
+	m = vmas_find(v, pid, 0, (uint64_t)(uintptr_t)&on_stack);
 	CHECK_STR(m ? m->name : NULL, "[stack]", "a local variable is on [stack]");
-	m = vmas_find(v, pid, (uint64_t)(uintptr_t)&in_data);
+	m = vmas_find(v, pid, 0, (uint64_t)(uintptr_t)&in_data);
 	CHECK(m && strstr(m->name, "test_pfwatch_vmas"), "a global is in the test's own file");
-	CHECK(vmas_find(v, pid, 16) == NULL, "page 0 is not mapped");
-	CHECK(vmas_find(v, pid + 1, (uint64_t)(uintptr_t)&on_stack) == NULL,
+	CHECK(vmas_find(v, pid, 0, 16) == NULL, "page 0 is not mapped");
+	CHECK(vmas_find(v, pid + 1, 0, (uint64_t)(uintptr_t)&on_stack) == NULL,
 	      "another pid knows nothing");
 
 	/* a mapping made after the capture, then gone, then replaced */
 	r = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CHECK(r != MAP_FAILED, "mmap");
-	vmas_capture(v, pid);
-	m = vmas_find(v, pid, (uint64_t)(uintptr_t)r + 4096);
+	vmas_capture(v, pid, 0);
+	m = vmas_find(v, pid, 0, (uint64_t)(uintptr_t)r + 4096);
 	CHECK_STR(m ? m->name : NULL, "[anon]", "known after a new capture");
 	munmap(r, len);
-	vmas_capture(v, pid);
-	m = vmas_find(v, pid, (uint64_t)(uintptr_t)r + 4096);
+	vmas_capture(v, pid, 0);
+	m = vmas_find(v, pid, 0, (uint64_t)(uintptr_t)r + 4096);
 	CHECK_STR(m ? m->name : NULL, "[anon]", "still named once unmapped (the last seen there)");
 	fd = memfd_create("pfw_unit", 0);
 	CHECK(fd >= 0 && ftruncate(fd, len) == 0, "memfd");
 	CHECK(mmap(r, len, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) == r, "a file mapped there");
-	vmas_capture(v, pid);
-	m = vmas_find(v, pid, (uint64_t)(uintptr_t)r + 4096);
+	vmas_capture(v, pid, 0);
+	m = vmas_find(v, pid, 0, (uint64_t)(uintptr_t)r + 4096);
 	CHECK(m && strstr(m->name, "memfd:pfw_unit"), "the newer mapping replaces the older: %s",
 	      m ? m->name : "(none)");
 	munmap(r, len);

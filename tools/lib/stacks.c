@@ -16,6 +16,7 @@
 
 struct name_ent {
 	uint64_t addr;
+	uint64_t image;
 	uint32_t pid;
 	bool used;
 	const char *name;
@@ -98,7 +99,13 @@ static const char *intern(struct stacksym *s, const char *str)
 	return s->strs[i].s;
 }
 
-static struct name_ent *name_slot(struct stacksym *s, uint32_t pid, uint64_t addr)
+static uint64_t name_hash(uint32_t pid, uint64_t image, uint64_t addr)
+{
+	return hash64(addr ^ ((uint64_t)pid << 40) ^ (image * 0x9e3779b97f4a7c15ULL));
+}
+
+static struct name_ent *name_slot(struct stacksym *s, uint32_t pid, uint64_t image,
+				  uint64_t addr)
 {
 	size_t i;
 
@@ -111,7 +118,7 @@ static struct name_ent *name_slot(struct stacksym *s, uint32_t pid, uint64_t add
 
 			if (!e->used)
 				continue;
-			for (i = hash64(e->addr ^ ((uint64_t)e->pid << 40)) & (cap - 1);
+			for (i = name_hash(e->pid, e->image, e->addr) & (cap - 1);
 			     t[i].used; i = (i + 1) & (cap - 1))
 				;
 			t[i] = *e;
@@ -120,9 +127,10 @@ static struct name_ent *name_slot(struct stacksym *s, uint32_t pid, uint64_t add
 		s->names = t;
 		s->names_cap = cap;
 	}
-	for (i = hash64(addr ^ ((uint64_t)pid << 40)) & (s->names_cap - 1);
+	for (i = name_hash(pid, image, addr) & (s->names_cap - 1);
 	     s->names[i].used; i = (i + 1) & (s->names_cap - 1))
-		if (s->names[i].addr == addr && s->names[i].pid == pid)
+		if (s->names[i].addr == addr && s->names[i].pid == pid &&
+		    s->names[i].image == image)
 			return &s->names[i];
 	return &s->names[i];
 }
@@ -157,15 +165,21 @@ void stacksym_free(struct stacksym *s)
 	free(s);
 }
 
-void stacksym_cache_pid(struct stacksym *s, uint32_t pid)
+void stacksym_cache_image(struct stacksym *s, uint32_t pid, uint64_t image)
 {
 	blaze_cache_src_process src = {
 		.type_size = sizeof(src),
 		.pid = pid,
 		.cache_vmas = true,
+		.image = image,
 	};
 
 	blaze_symbolize_cache_process(s->sym, &src);
+}
+
+void stacksym_cache_pid(struct stacksym *s, uint32_t pid)
+{
+	stacksym_cache_image(s, pid, 0);
 }
 
 static void cache_one(void *s, uint32_t tgid)
@@ -183,7 +197,7 @@ int stacksym_on_announce(void *ctx, void *data, size_t size)
 	const struct announce_event *e = data;
 
 	if (size >= sizeof(*e) && e->type == ANNOUNCE_EV_NEW_PROCESS)
-		stacksym_cache_pid(ctx, e->tgid);
+		stacksym_cache_image(ctx, e->tgid, e->exec_id);
 	return 0;
 }
 
@@ -243,8 +257,8 @@ static int finish(struct stacksym *s, bool kernel, const char **out, int len)
 
 /* Resolve n addresses (leaf first) into out (root first).  Return
  * addresses (all but the leaf) are looked up at addr - 1, inside the call. */
-static int resolve(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
-		   const char **out)
+static int resolve(struct stacksym *s, uint32_t pid, uint64_t image, const __u64 *ips,
+		   int n, const char **out)
 {
 	uint64_t addrs[STACK_FRAMES_MAX], miss[STACK_FRAMES_MAX];
 	int idx[STACK_FRAMES_MAX], nmiss = 0, len = 0;
@@ -254,7 +268,7 @@ static int resolve(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
 	for (len = 0; len < n && len < STACK_FRAMES_MAX && ips[len]; len++)
 		addrs[len] = len ? ips[len] - 1 : ips[len];
 	for (int i = 0; i < len; i++) {
-		struct name_ent *e = name_slot(s, pid, addrs[i]);
+		struct name_ent *e = name_slot(s, pid, image, addrs[i]);
 
 		if (e->used) {
 			out[len - 1 - i] = e->name;
@@ -275,6 +289,7 @@ static int resolve(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
 			.pid = pid,
 			.debug_syms = true,
 			.perf_map = true,
+			.image = image,
 		};
 
 		r = blaze_symbolize_process_abs_addrs(s->sym, &src, miss, nmiss);
@@ -294,9 +309,10 @@ static int resolve(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
 		/* user names are cached only when found: a miss may be a
 		 * library loaded later, or JIT code not yet in the perf map */
 		if (kernel || (r && r->syms[k].name)) {
-			e = name_slot(s, pid, miss[k]);
+			e = name_slot(s, pid, image, miss[k]);
 			e->used = true;
 			e->pid = pid;
+			e->image = image;
 			e->addr = miss[k];
 			e->name = name;
 			s->names_n++;
@@ -306,10 +322,16 @@ static int resolve(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
 	return finish(s, kernel, out, len);
 }
 
+int stacksym_user_image(struct stacksym *s, uint32_t pid, uint64_t image,
+			const __u64 *ips, int n, const char **out)
+{
+	return resolve(s, pid, image, ips, n, out);
+}
+
 int stacksym_user(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
 		  const char **out)
 {
-	return resolve(s, pid, ips, n, out);
+	return resolve(s, pid, 0, ips, n, out);
 }
 
 static bool is_tracing_frame(const char *n)
@@ -333,7 +355,7 @@ static bool is_tracing_frame(const char *n)
 int stacksym_kernel(struct stacksym *s, const __u64 *ips, int n,
 		    const char **out)
 {
-	int len = resolve(s, KPID, ips, n, out), drop = 0;
+	int len = resolve(s, KPID, 0, ips, n, out), drop = 0;
 
 	/* out is root first: the machinery sits at the end (leaf side) */
 	while (drop < len && is_tracing_frame(out[len - 1 - drop]))

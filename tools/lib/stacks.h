@@ -20,6 +20,10 @@ struct stacksym *stacksym_new(bool code_info);
 void stacksym_free(struct stacksym *s);
 /* Capture what is needed to name PID's frames after it exits */
 void stacksym_cache_pid(struct stacksym *s, uint32_t pid);
+/* The same for one image of PID: image is the kernel's task->self_exec_id
+ * (changed by every exec; 0: not known).  A new image gets its own
+ * mappings; the frames of an older one keep theirs. */
+void stacksym_cache_image(struct stacksym *s, uint32_t pid, uint64_t image);
 /* The same for every -p/-t target of the tool */
 struct common_opts;
 void stacksym_cache_targets(struct stacksym *s, const struct common_opts *o);
@@ -30,6 +34,9 @@ int stacksym_on_announce(void *ctx, void *data, size_t size);
  * Unresolved frames are "[MODULE]" (basename) or "[unknown]". */
 int stacksym_user(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
 		  const char **out);
+/* The same for addresses taken in one image of PID (0: the latest) */
+int stacksym_user_image(struct stacksym *s, uint32_t pid, uint64_t image,
+			const __u64 *ips, int n, const char **out);
 /* Kernel frames, without the tracing machinery (BPF programs,
  * bpf_trace_run*, __traceiter_*, perf_trace_*) on the leaf side. */
 int stacksym_kernel(struct stacksym *s, const __u64 *ips, int n,

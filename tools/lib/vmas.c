@@ -10,11 +10,12 @@
 /* One process: its mappings sorted by start, never overlapping */
 struct pid_vmas {
 	uint32_t pid;		/* 0: free slot */
+	uint64_t image;
 	struct vma_ent *e;
 	size_t n;
 };
 
-/* open addressing on pid */
+/* open addressing on (pid, image) */
 struct vmas {
 	struct pid_vmas *p;
 	size_t cap, n;
@@ -55,16 +56,16 @@ void vmas_free(struct vmas *v)
 	free(v);
 }
 
-static struct pid_vmas *slot(struct pid_vmas *t, size_t cap, uint32_t pid)
+static struct pid_vmas *slot(struct pid_vmas *t, size_t cap, uint32_t pid, uint64_t image)
 {
-	size_t i = (pid * 0x9e3779b1u) & (cap - 1);
+	size_t i = ((pid ^ image * 0x9e3779b97f4a7c15ull) * 0x9e3779b1u) & (cap - 1);
 
-	while (t[i].pid && t[i].pid != pid)
+	while (t[i].pid && (t[i].pid != pid || t[i].image != image))
 		i = (i + 1) & (cap - 1);
 	return &t[i];
 }
 
-static struct pid_vmas *pid_slot(struct vmas *v, uint32_t pid)
+static struct pid_vmas *pid_slot(struct vmas *v, uint32_t pid, uint64_t image)
 {
 	struct pid_vmas *p;
 
@@ -75,14 +76,34 @@ static struct pid_vmas *pid_slot(struct vmas *v, uint32_t pid)
 		memset(t, 0, cap * sizeof(*t));
 		for (size_t i = 0; i < v->cap; i++)
 			if (v->p[i].pid)
-				*slot(t, cap, v->p[i].pid) = v->p[i];
+				*slot(t, cap, v->p[i].pid, v->p[i].image) = v->p[i];
 		free(v->p);
 		v->p = t;
 		v->cap = cap;
 	}
-	p = slot(v->p, v->cap, pid);
+	p = slot(v->p, v->cap, pid, image);
+	if (!p->pid && image) {
+		/* the capture made before the image was known is this one's */
+		struct pid_vmas *u = slot(v->p, v->cap, pid, 0);
+
+		if (u->pid) {
+			*p = *u;
+			p->image = image;
+			memset(u, 0, sizeof(*u));
+			/* keep the probe chains whole: re-insert what follows */
+			for (size_t i = (u - v->p + 1) & (v->cap - 1); v->p[i].pid;
+			     i = (i + 1) & (v->cap - 1)) {
+				struct pid_vmas x = v->p[i];
+
+				memset(&v->p[i], 0, sizeof(v->p[i]));
+				*slot(v->p, v->cap, x.pid, x.image) = x;
+			}
+			return slot(v->p, v->cap, pid, image);
+		}
+	}
 	if (!p->pid) {
 		p->pid = pid;
+		p->image = image;
 		v->n++;
 	}
 	return p;
@@ -165,7 +186,7 @@ static void keep_uncovered(const struct vma_ent *old, size_t nf,
 		push(e, n, cap, cur, old->end, old->name);
 }
 
-int vmas_capture(struct vmas *v, uint32_t pid)
+int vmas_capture(struct vmas *v, uint32_t pid, uint64_t image)
 {
 	struct vma_ent *e = NULL;
 	size_t n = 0, cap = 0, fresh;
@@ -190,7 +211,7 @@ int vmas_capture(struct vmas *v, uint32_t pid)
 	qsort(e, n, sizeof(*e), ent_cmp);	/* sorted already, normally */
 
 	/* what was seen before, where nothing is mapped now, keeps its name */
-	p = pid_slot(v, pid);
+	p = pid_slot(v, pid, image);
 	fresh = n;
 	for (size_t i = 0; i < p->n; i++)
 		keep_uncovered(&p->e[i], fresh, &e, &n, &cap);
@@ -201,14 +222,17 @@ int vmas_capture(struct vmas *v, uint32_t pid)
 	return 0;
 }
 
-const struct vma_ent *vmas_find(const struct vmas *v, uint32_t pid, uint64_t addr)
+const struct vma_ent *vmas_find(const struct vmas *v, uint32_t pid, uint64_t image,
+				uint64_t addr)
 {
 	const struct pid_vmas *p;
 	size_t lo = 0, hi;
 
 	if (!v->cap)
 		return NULL;
-	p = slot(v->p, v->cap, pid);
+	p = slot(v->p, v->cap, pid, image);
+	if (!p->pid && image)
+		p = slot(v->p, v->cap, pid, 0);
 	if (!p->pid)
 		return NULL;
 	hi = p->n;

@@ -5,7 +5,10 @@
  *
  * Each capture replaces what was known of the process where they overlap
  * and keeps the older mappings that no longer exist (an address is named
- * after the last mapping seen there). */
+ * after the last mapping seen there).  An exec starts a new image of the
+ * process (the kernel's task->self_exec_id): each image has mappings of
+ * its own; image 0 is a capture made before the image was known, taken
+ * over by the first capture that knows it. */
 #ifndef SUITE_VMAS_H
 #define SUITE_VMAS_H
 
@@ -21,10 +24,13 @@ struct vmas;
 
 struct vmas *vmas_new(void);
 void vmas_free(struct vmas *v);
-/* Read /proc/PID/maps now.  0, or -1 when it cannot be read. */
-int vmas_capture(struct vmas *v, uint32_t pid);
-/* The mapping of pid holding addr, or NULL */
-const struct vma_ent *vmas_find(const struct vmas *v, uint32_t pid, uint64_t addr);
+/* Read /proc/PID/maps now, as the mappings of that image of pid.  0, or
+ * -1 when it cannot be read. */
+int vmas_capture(struct vmas *v, uint32_t pid, uint64_t image);
+/* The mapping of that image of pid holding addr (from the image-0 capture
+ * when the image has none), or NULL */
+const struct vma_ent *vmas_find(const struct vmas *v, uint32_t pid, uint64_t image,
+				uint64_t addr);
 
 /* Parse one /proc/PID/maps line: 0, or -1 if it is not one.  name points
  * into line ("[anon]" for a mapping without a name). */
