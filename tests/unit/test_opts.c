@@ -3,6 +3,7 @@
 #include "unit.h"
 #include "opts.h"
 #include <stdlib.h>
+#include <unistd.h>
 
 static int u64_ok(const char *s, uint64_t min, uint64_t max, uint64_t want)
 {
@@ -88,5 +89,28 @@ int main(void)
 	unsetenv("SUITE_CPU_ONLINE");
 	CHECK(!cpus_online(&cpus) && cpus.n >= 1, "this machine has online CPUs");
 	cpu_list_free(&cpus);
+
+	/* identities: /proc/ID/stat's state and start time, whatever the comm */
+	{
+		const char *st = "123 (a) b) c) S 1 123 123 0 -1 4194304 10 0 0 0 1 2 0 0 20 0 "
+				 "1 0 987654 1000 100\n";
+		struct task_id me, later;
+		uint64_t start = 0, lo, hi;
+		char state = 0;
+
+		CHECK(!task_stat_parse(st, &state, &start), "a stat line with ') ' in the comm");
+		CHECK(state == 'S', "its state");
+		CHECK_U64(start, 987654, "its start time (field 22)");
+		CHECK(task_stat_parse("123 (x) S 1 2", &state, &start), "a short line fails");
+		CHECK(task_stat_parse("garbage", &state, &start), "no comm: fails");
+		CHECK(!task_id_read(getpid(), &me) && me.tgid == (uint32_t)getpid(),
+		      "this process: its identity");
+		CHECK(task_id_alive(getpid(), &me), "alive as itself");
+		later = me;
+		later.start++;
+		CHECK(!task_id_alive(getpid(), &later), "a task started later with the number: not it");
+		task_id_start_ns(&me, &lo, &hi);
+		CHECK(hi > lo && lo / (hi - lo) == me.start, "start range: one clock tick");
+	}
 	return unit_exit();
 }

@@ -96,10 +96,37 @@ static void test_memlock(void)
 	CHECK(!memlock_read(0x7ffffff0, &m), "a process that does not exist");
 }
 
+/* Images: an exec gives a process other mappings; each image keeps its own */
+static void test_images(void)
+{
+	struct vmas *v = vmas_new();
+	uint32_t pid = getpid();
+	uint64_t here = (uint64_t)(uintptr_t)&test_images;
+	size_t len = 8 * 4096;
+	const struct vma_ent *m;
+	char *r;
+
+	CHECK(vmas_capture(v, pid, 0) == 0, "capture before the image is known");
+	CHECK(vmas_find(v, pid, 5, here) != NULL, "an image without a capture: from image 0");
+	CHECK(vmas_capture(v, pid, 5) == 0, "image 5 takes image 0 over");
+	CHECK(vmas_find(v, pid, 0, here) == NULL, "image 0 is gone");
+	CHECK(vmas_find(v, pid, 5, here) != NULL, "image 5 has it");
+	r = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(r != MAP_FAILED, "mmap");
+	CHECK(vmas_capture(v, pid, 6) == 0, "image 6 captured after a new mapping");
+	m = vmas_find(v, pid, 6, (uint64_t)(uintptr_t)r + 4096);
+	CHECK_STR(m ? m->name : NULL, "[anon]", "image 6 has the new mapping");
+	CHECK(vmas_find(v, pid, 5, (uint64_t)(uintptr_t)r + 4096) == NULL,
+	      "image 5 does not (mapped after it)");
+	munmap(r, len);
+	vmas_free(v);
+}
+
 int main(void)
 {
 	test_parse();
 	test_self();
+	test_images();
 	test_memlock();
 	return unit_exit();
 }

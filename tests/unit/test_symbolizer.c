@@ -482,6 +482,79 @@ static void test_demangle(void)
 	CHECK(bzs_demangle("_Zgarbage") == NULL, "invalid mangling: left alone");
 }
 
+static const blaze_syms *sym_image(blaze_symbolizer *s, uint64_t image, const uint64_t *a,
+				   size_t n)
+{
+	blaze_symbolize_src_process src = {
+		.type_size = sizeof(src), .pid = (uint32_t)getpid(), .image = image,
+	};
+
+	return blaze_symbolize_process_abs_addrs(s, &src, a, n);
+}
+
+static blaze_err cache_image(blaze_symbolizer *s, uint64_t image)
+{
+	blaze_cache_src_process c = {
+		.type_size = sizeof(c), .pid = (uint32_t)getpid(), .image = image,
+	};
+
+	return blaze_symbolize_cache_process(s, &c);
+}
+
+/* Images: each keeps the mappings it was captured with; a mapping made
+ * after image 1 was replaced by image 2 is not image 1's */
+static void test_images(void)
+{
+	blaze_symbolizer *s = blaze_symbolizer_new();
+	uint64_t a[2] = { (uint64_t)(uintptr_t)&bzs_test_target_fn, 0 };
+	const blaze_syms *r;
+	void *m;
+	int fd;
+
+	CHECK(cache_image(s, 0) == BLAZE_ERR_OK, "capture before the image is known");
+	CHECK(cache_image(s, 1) == BLAZE_ERR_OK, "image 1 takes that capture over");
+	fd = open(self_exe, O_RDONLY | O_CLOEXEC);
+	m = fd >= 0 ? mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+	CHECK(m != MAP_FAILED, "a new executable mapping");
+	if (fd >= 0)
+		close(fd);
+	if (m == MAP_FAILED) {
+		blaze_symbolizer_free(s);
+		return;
+	}
+	a[1] = (uint64_t)(uintptr_t)m + 16;
+	CHECK(cache_image(s, 2) == BLAZE_ERR_OK, "image 2 captured after it");
+	r = sym_image(s, 1, a, 2);
+	CHECK(r && r->cnt == 2, "image 1: one result per address");
+	if (r && r->cnt == 2) {
+		CHECK_STR(r->syms[0].name, "bzs_test_target_fn", "image 1 keeps its names");
+		CHECK(!r->syms[1].module && r->syms[1].reason == BLAZE_SYMBOLIZE_REASON_UNMAPPED,
+		      "image 1 does not see the mapping of image 2 (%s)",
+		      blaze_symbolize_reason_str(r->syms[1].reason));
+	}
+	blaze_syms_free(r);
+	r = sym_image(s, 2, a, 2);
+	CHECK(r && r->cnt == 2 && r->syms[1].module &&
+	      contains(r->syms[1].module, "test_symbolizer"),
+	      "image 2 has the new mapping (%s)", r && r->cnt == 2 ? r->syms[1].module : "-");
+	blaze_syms_free(r);
+	r = sym_image(s, 0, a, 2);
+	CHECK(r && r->cnt == 2 && r->syms[1].module, "image 0: the latest");
+	blaze_syms_free(r);
+	CHECK(cache_image(s, 1) == BLAZE_ERR_NOT_FOUND,
+	      "an older image cannot be captured again (/proc shows the later one)");
+	r = sym_image(s, 1, a, 1);
+	CHECK(r && r->cnt == 1 && r->syms[0].name, "and it keeps what it had");
+	blaze_syms_free(r);
+	cache_image(s, 7);
+	r = sym_image(s, 5, a, 1);
+	CHECK(r && r->cnt == 1 && !r->syms[0].name,
+	      "an image never captured and older than a known one: not named from the later one");
+	blaze_syms_free(r);
+	munmap(m, 4096);
+	blaze_symbolizer_free(s);
+}
+
 int main(int argc, char **argv)
 {
 	blaze_symbolizer *s;
@@ -505,6 +578,7 @@ int main(int argc, char **argv)
 	test_kallsyms_real(s);
 	test_bad_pid(s);
 	test_cached_child(s);
+	test_images();
 	test_code_info();
 	test_demangle();
 	blaze_symbolizer_free(s);
