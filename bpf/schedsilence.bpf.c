@@ -106,6 +106,8 @@ static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
 	e->id = BPF_CORE_READ(prev, __state);
 	e->pid = BPF_CORE_READ(next, pid);
 	e->pid2 = BPF_CORE_READ(prev, pid);
+	e->start = BPF_CORE_READ(next, start_boottime);
+	e->start2 = BPF_CORE_READ(prev, start_boottime);
 	e->flags = task_flags(next);
 	e->flags2 = task_flags(prev);
 	BPF_CORE_READ_STR_INTO(&e->name, next, comm);
@@ -148,6 +150,7 @@ static __always_inline int handle_wakeup(struct task_struct *p)
 	if (!e)
 		return 0;
 	e->pid = BPF_CORE_READ(p, pid);
+	e->start = BPF_CORE_READ(p, start_boottime);
 	e->flags = task_flags(p);
 	BPF_CORE_READ_STR_INTO(&e->name, p, comm);
 	e->pid2 = (__u32)bpf_get_current_pid_tgid();
@@ -180,6 +183,7 @@ static __always_inline int handle_migrate(struct task_struct *p, int dest)
 	if (!e)
 		return 0;
 	e->pid = BPF_CORE_READ(p, pid);
+	e->start = BPF_CORE_READ(p, start_boottime);
 	e->flags = task_flags(p);
 	e->flags2 = task_cpu_of(p);
 	BPF_CORE_READ_STR_INTO(&e->name, p, comm);

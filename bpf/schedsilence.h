@@ -63,6 +63,9 @@ struct ss_event {
 	__u32 flags2;		/* switch: prev's SS_TASK_*; migrate: source CPU */
 	char name[SS_NAME_LEN];	/* switch: next comm; span irq: action name; */
 	char name2[16];		/* switch: prev comm; wakeup/IPI: waker/sender comm */
+	__u64 start;		/* switch, wakeup, migrate: pid's task->start_boottime
+				 * (who it is: ids are reused) */
+	__u64 start2;		/* switch: prev's */
 };
 
 #endif

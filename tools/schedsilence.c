@@ -96,23 +96,13 @@ static void parse_allow_comm(const char *arg)
 	free(copy);
 }
 
-static void parse_allow_tid(const char *arg)
-{
-	size_t before = env.allow_tids.n;
-	char err[160];
-
-	if (parse_id_list(arg, &env.allow_tids, err, sizeof(err)))
-		die_usage("invalid --allow-tid: %s", err);
-	for (size_t i = before; i < env.allow_tids.n; i++)
-		if (!tid_tgid(env.allow_tids.ids[i]))
-			die_usage("invalid --allow-tid: no thread %u", env.allow_tids.ids[i]);
-}
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
 	case OPT_ALLOW_TID:
-		parse_allow_tid(arg);
+		/* each with its identity: a reused TID is not allowed */
+		opt_task_ids("--allow-tid", arg, &env.allow_tids);
 		break;
 	case OPT_ALLOW_COMM:
 		parse_allow_comm(arg);

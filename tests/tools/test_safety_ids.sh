@@ -63,7 +63,7 @@ reuse_run() {
 jq_() { json_get "$T/$1.out" "$2" 2>/dev/null; }
 
 # offcputime: N blocks in reuse_old_block, nothing of reuse_new
-if reuse_run oc_pt offcputime; then
+if reuse_run oc_pt offcputime --state S; then
 	check_eq "offcputime -p A -t T: the old thread's $N blocks, exactly" \
 		"$(jq_ oc_pt "sum(s['count'] for s in d['stacks'] if 'reuse_old_block' in s['user_stack'])")" $N
 	check_eq "offcputime -p A -t T: nothing of the process that got T" \
@@ -97,10 +97,42 @@ if reuse_run pf_pt pfwatch; then
 		"$(jq_ pf_pt "len([f for f in d['faults'] if f['comm'] == 'reuse_new' or 'reuse_new_touch' in f['user_stack']])")" 0
 fi
 
+# schedsilence --allow-tid T: T and the process that gets its number both
+# run on the watched CPU; only T is allowed
+CPU=1
+rm -f "$T/go1" "$T/go2"
+WL_GO=$T/go1 start_wl id_reuse old $N 30 20000
+read -r a tt <<<"$WL_PID"
+if [ -n "$tt" ] && taskset -a -c -p $CPU "$a" >/dev/null; then
+	"$BIN/schedsilence" -C $CPU --allow-tid "$tt" -j -d 30 >"$T/ss.out" 2>"$T/ss.err" &
+	tp=$!
+	if ready "$T/ss.err" "$tp"; then
+		touch "$T/go1"
+		wait_line "$WL_OUT" '^gone'
+		WL_GO=$T/go2 taskset -c $CPU "$WL/id_reuse" new "$tt" $M 30 >"$T/ss.new" 2>&1 &
+		np=$!
+		if wait_line "$T/ss.new" "^$tt\$"; then
+			touch "$T/go2"
+			wait "$np"
+			kill -INT "$tp"; wait "$tp"
+			check_eq "schedsilence --allow-tid T: the allowed thread is no intruder" \
+				"$(jq_ ss "len([r for r in d['intruders'] if r.get('name') == 'reuse_old'])")" 0
+			check_eq "schedsilence --allow-tid T: the process that got T is one" \
+				"$(jq_ ss "len([r for r in d['intruders'] if r.get('name') == 'reuse_new' and r.get('pid') == $tt])")" 1
+		else
+			fail "schedsilence: pid $tt could not be given to a new process"
+			kill "$np" "$tp" 2>/dev/null; wait "$np" "$tp" 2>/dev/null
+		fi
+	else
+		fail "schedsilence did not start"; kill "$tp" 2>/dev/null
+	fi
+fi
+wait_wl
+
 # -p A alone, A exits and a new process becomes A: the tool says every
 # traced process is gone (it does not trace the new one)
 REUSE_OPTS=p REUSE_HOLD=0
-if reuse_run oc_p offcputime; then
+if reuse_run oc_p offcputime --state S; then
 	check_eq "offcputime -p A, A reused: nothing of the new process" \
 		"$(jq_ oc_p "len([s for s in d['stacks'] if s['comm'] == 'reuse_new'])")" 0
 	check_eq "offcputime -p A, A reused: the old thread's $N blocks" \
@@ -140,7 +172,7 @@ stack_count() {
 	jq_ "$1" "sum(s['count'] for s in d['$2'] if '$3' in s['user_stack'] and s['comm'] == '$4')"
 }
 
-if exec_run oc_exec offcputime; then
+if exec_run oc_exec offcputime --state S; then
 	check_eq "offcputime, exec: $N1 blocks in before_exec_sleep, as execer" \
 		"$(stack_count oc_exec stacks before_exec_sleep execer)" $N1
 	check_eq "offcputime, exec: $N2 blocks in after_exec_sleep, as execed" \

@@ -350,6 +350,11 @@ void opt_tids(const char *arg, struct id_list *l)
 	opt_ids("-t/--tid", arg, l, true);
 }
 
+void opt_task_ids(const char *opt, const char *arg, struct id_list *l)
+{
+	opt_ids(opt, arg, l, true);
+}
+
 void opt_cpus(const char *arg, struct cpu_list *l)
 {
 	struct cpu_list online = { 0 };

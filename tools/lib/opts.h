@@ -107,9 +107,12 @@ void id_list_str(const struct id_list *l, char *buf, size_t size);
 /* Exit-on-error wrappers; "opt" names the option in the message */
 uint64_t opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max);
 double opt_seconds(const char *opt, const char *arg);
-/* -p: every PID must exist now; -t: every TID */
+/* -p: every PID must exist now; -t: every TID.  Each id's identity is
+ * read into l->who */
 void opt_pids(const char *arg, struct id_list *l);
 void opt_tids(const char *arg, struct id_list *l);
+/* The same as -t for another option naming threads */
+void opt_task_ids(const char *opt, const char *arg, struct id_list *l);
 /* -C: every CPU must exist and be online */
 void opt_cpus(const char *arg, struct cpu_list *l);
 

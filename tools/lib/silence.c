@@ -144,10 +144,23 @@ struct silence_cpu *silence_cpu_state(struct silence *s, uint32_t cpu)
 	return NULL;
 }
 
-bool silence_allowed(const struct silence_cfg *cfg, uint32_t pid, const char *comm)
+bool silence_allowed(const struct silence_cfg *cfg, uint32_t pid, uint64_t start,
+		     const char *comm)
 {
-	if (cfg->allow_tids && id_list_has(cfg->allow_tids, pid))
-		return true;
+	const struct id_list *l = cfg->allow_tids;
+
+	for (size_t i = 0; l && i < l->n; i++) {
+		uint64_t lo, hi;
+
+		if (l->ids[i] != pid)
+			continue;
+		if (!l->who)
+			return true;
+		/* the thread named, not a later one given its number */
+		task_id_start_ns(&l->who[i], &lo, &hi);
+		if (start >= lo && start < hi)
+			return true;
+	}
 	for (size_t i = 0; i < cfg->n_allow_comms; i++)
 		if (!strncmp(cfg->allow_comms[i], comm, SILENCE_COMM_LEN))
 			return true;
@@ -277,7 +290,7 @@ static void on_switch(struct silence *s, struct silence_cpu *c, const struct ss_
 		if (e->kind || !e->id)	/* preempted, or left the CPU runnable */
 			s->rows[c->cur_row].preempted++;
 		task_close(s, c, e->ts);
-	} else if (!c->known && e->pid2 && !silence_allowed(&s->cfg, e->pid2, prev)) {
+	} else if (!c->known && e->pid2 && !silence_allowed(&s->cfg, e->pid2, e->start2, prev)) {
 		/* it was on the CPU when tracing began */
 		uint64_t t0 = s->cfg.start_ts && s->cfg.start_ts < e->ts ? s->cfg.start_ts : e->ts;
 		size_t row = row_get(s, c->cpu, SK_TASK, e->pid2, 0, prev);
@@ -295,7 +308,7 @@ static void on_switch(struct silence *s, struct silence_cpu *c, const struct ss_
 		c->idle_switch_ins++;
 		return;
 	}
-	if (silence_allowed(&s->cfg, e->pid, next)) {
+	if (silence_allowed(&s->cfg, e->pid, e->start, next)) {
 		c->allowed_switch_ins++;
 		return;
 	}
@@ -313,7 +326,7 @@ static void on_wakeup(struct silence *s, struct silence_cpu *c, const struct ss_
 	size_t row;
 
 	snprintf(comm, sizeof(comm), "%.*s", SILENCE_COMM_LEN - 1, e->name);
-	if (!e->pid || silence_allowed(&s->cfg, e->pid, comm))
+	if (!e->pid || silence_allowed(&s->cfg, e->pid, e->start, comm))
 		return;
 	row = row_get(s, c->cpu, SK_TASK, e->pid, 0, comm);	/* may move rows */
 	r = &s->rows[row];
@@ -335,7 +348,7 @@ static void on_migrate(struct silence *s, struct silence_cpu *c, const struct ss
 	size_t row;
 
 	snprintf(comm, sizeof(comm), "%.*s", SILENCE_COMM_LEN - 1, e->name);
-	if (!e->pid || silence_allowed(&s->cfg, e->pid, comm))
+	if (!e->pid || silence_allowed(&s->cfg, e->pid, e->start, comm))
 		return;
 	row = row_get(s, c->cpu, SK_MIGRATION, e->pid, 0, comm);
 	s->rows[row].kthread = e->flags & SS_TASK_KTHREAD;

@@ -126,7 +126,11 @@ uint64_t silence_cpu_events(const struct silence *s, uint32_t cpu, size_t *intru
 bool silence_cpu_silent(const struct silence *s, uint32_t cpu, uint64_t losses);
 struct silence_cpu *silence_cpu_state(struct silence *s, uint32_t cpu);
 
-bool silence_allowed(const struct silence_cfg *cfg, uint32_t pid, const char *comm);
+/* Is task pid (started at start, task->start_boottime) allowed: one of
+ * the allowed threads itself (not a later task given its number), or an
+ * allowed comm? */
+bool silence_allowed(const struct silence_cfg *cfg, uint32_t pid, uint64_t start,
+		     const char *comm);
 
 const char *silence_kind_name(enum silence_kind k);
 /* "TIMER", "NET_RX", ... ("softirq N" beyond the table) */
