@@ -5,7 +5,8 @@
  * mapping of DIR/before.data in before_exec_touch() (N1 page faults),
  * waits 300 ms in before_exec_pause(), and executes itself again.  The
  * new image, "execed": blocks N2 times 100 ms in after_exec_sleep(),
- * touches N2 fresh pages of DIR/after.data in after_exec_touch(), and
+ * touches N2 fresh pages of DIR/after.data in after_exec_touch(), waits
+ * 300 ms in after_exec_linger() (mappings are read while it lives) and
  * exits.  Both files are mapped at the same address (FILE_ADDR, far from
  * anything else): the faults after the exec land where the old mapping
  * was. */
@@ -61,6 +62,11 @@ NOINLINE void after_exec_sleep(void)
 	WL_SLEEP_MS(100);
 }
 
+NOINLINE void after_exec_linger(void)
+{
+	WL_SLEEP_MS(300);
+}
+
 NOINLINE void after_exec_touch(volatile char *p, long n)
 {
 	for (long i = 0; i < n; i++)
@@ -80,6 +86,7 @@ int main(int argc, char **argv)
 		for (long i = 0; i < n2; i++)
 			after_exec_sleep();
 		after_exec_touch(pages, n2);
+		after_exec_linger();
 		return 0;
 	}
 	if (argc != 4) {
