@@ -63,7 +63,7 @@ static __always_inline bool state_match(bool preempt, __u32 state)
 static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
 				       struct task_struct *prev)
 {
-	struct offcpu_start s = {};
+	struct offcpu_start s;
 	__u32 tid = KREAD(btf, prev, pid);
 	__u32 tgid = KREAD(btf, prev, tgid);
 	__u32 flags, state;
@@ -81,6 +81,8 @@ static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
 	if (!target_cpu(bpf_get_smp_processor_id()))
 		return;
 
+	/* zeroed here, not where declared: untraced tasks never pay for it */
+	__builtin_memset(&s, 0, sizeof(s));
 	s.ts = bpf_ktime_get_ns();
 	s.key.tgid = tgid;
 	s.key.tid = tid;

@@ -62,6 +62,18 @@ check_nogrep() {
 	if ! grep -Eq -- "$2" "$3"; then pass "$1"; else fail "$1 (/$2/ found in $3)"; grep -Em3 -- "$2" "$3" | sed 's/^/#   /'; fi
 }
 
+# ready ERR PID: the tool PID says on ERR that it traces (60 s at most:
+# loading is slow when the machine is busy), or has exited
+ready() {
+	local i
+	for i in $(seq 1 600); do
+		grep -Eq 'tracing|watching|sampling' "$1" && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
 # start_wl NAME ARGS...: starts a workload in the background; its pid
 # (printed on its first line) is left in $WL_PID.
 start_wl() {

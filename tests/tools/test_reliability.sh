@@ -39,17 +39,7 @@ busy_start() {
 	WL_PIDS+=("$BUSY")
 }
 busy_stop() { kill "$BUSY" 2>/dev/null; wait "$BUSY" 2>/dev/null; }
-# ready ERR PID: the tool PID says on ERR that it traces (60 s at most:
-# loading is slow when the machine is busy), or has exited
-ready() {
-	local i
-	for i in $(seq 1 600); do
-		grep -Eq 'tracing|watching|sampling' "$1" && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
+# ready ERR PID: tests/lib.sh
 
 # ---- 1. Bad input: exit 2, nothing on stdout, one line on stderr (and at
 #         most the "Try --help" line) naming the culprit

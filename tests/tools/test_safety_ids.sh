@@ -4,16 +4,7 @@
 N=5		# blocks, syscalls, page faults, timer wakeups of the old thread
 M=7		# the same, of the process that gets its number afterwards
 
-# ready ERR PID: the tool PID says on ERR that it traces, or has exited
-ready() {
-	local i
-	for i in $(seq 1 600); do
-		grep -Eq 'tracing|watching|sampling' "$1" && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
+# ready ERR PID (tests/lib.sh): the tool says it traces
 
 # ---- 1. A reused TID (and PID) is not traced
 

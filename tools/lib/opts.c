@@ -285,17 +285,6 @@ double opt_seconds(const char *opt, const char *arg)
 	return v;
 }
 
-uint32_t tid_tgid(uint32_t tid)
-{
-	char path[64], buf[4096], *p;
-
-	snprintf(path, sizeof(path), "/proc/%u/status", tid);
-	if (read_small_file(path, buf, sizeof(buf)) <= 0)
-		return 0;
-	p = strstr(buf, "\nTgid:");
-	return p ? (uint32_t)strtoul(p + 6, NULL, 10) : 0;
-}
-
 bool pid_alive(uint32_t pid)
 {
 	char path[64], buf[512], *p;

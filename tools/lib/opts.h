@@ -116,8 +116,6 @@ void opt_task_ids(const char *opt, const char *arg, struct id_list *l);
 /* -C: every CPU must exist and be online */
 void opt_cpus(const char *arg, struct cpu_list *l);
 
-/* The thread-group id of a thread, 0 if gone */
-uint32_t tid_tgid(uint32_t tid);
 /* A process is alive while /proc/PID exists and is not a zombie */
 bool pid_alive(uint32_t pid);
 /* Is ids[i] still the task it was when the list was read (l->who), or

@@ -45,7 +45,7 @@ static int read_stat(uint32_t tgid, uint32_t id, char *state, uint64_t *start)
 	return task_stat_parse(buf, state, start);
 }
 
-static uint32_t read_tgid(uint32_t id)
+uint32_t tid_tgid(uint32_t id)
 {
 	char path[64], buf[4096], *p;
 
@@ -60,7 +60,7 @@ int task_id_read(uint32_t id, struct task_id *out)
 {
 	char st;
 
-	out->tgid = read_tgid(id);
+	out->tgid = tid_tgid(id);
 	if (!out->tgid || read_stat(out->tgid, id, &st, &out->start) ||
 	    st == 'Z' || st == 'X')
 		return -1;

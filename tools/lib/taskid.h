@@ -15,6 +15,8 @@ struct task_id {
 				 * (/proc/ID/stat field 22) */
 };
 
+/* The thread-group id of a thread, 0 if gone */
+uint32_t tid_tgid(uint32_t tid);
 /* The identity of task ID now; -1 if there is none (or only a zombie) */
 int task_id_read(uint32_t id, struct task_id *out);
 /* Is ID still the task read into *t: alive (not a zombie) and started at
