@@ -186,6 +186,35 @@ if exec_run sw_exec syswatch --slower-than 50000; then
 	check_eq "syswatch --slower-than, exec: $N2 slow calls in after_exec_sleep, as execed" \
 		"$(jq_ sw_exec "len([s for s in d['slow_calls'] if 'after_exec_sleep' in s['user_stack'] and s['comm'] == 'execed'])")" $N2
 fi
+# wakers: the execing process wakes a reader of a FIFO N1 times before the
+# exec and N2 times after it; its stacks are the waker's
+rm -f "$T/go1" "$T/ff"; mkdir -p "$T/exec"
+if mkfifo "$T/ff"; then
+	exec 7<>"$T/ff"		# the reader never sees end of file
+	cat "$T/ff" >/dev/null &
+	reader=$!
+	WL_PIDS+=("$reader")
+	WL_GO=$T/go1 start_wl id_exec $N1 $N2 "$T/exec" "$T/ff"
+	"$BIN/wakers" -p "$reader" -j -d 20 >"$T/wk_exec.out" 2>"$T/wk_exec.err" &
+	tp=$!
+	if ready "$T/wk_exec.err" "$tp"; then
+		touch "$T/go1"
+		wait "${WL_PIDS[-1]}"
+		kill -INT "$tp"; wait "$tp"
+		check_eq "wakers, exec: $N1 wakeups from before_exec_wake, by execer" \
+			"$(jq_ wk_exec "sum(w['count'] for w in d['wakeups'] if 'before_exec_wake' in w['user_stack'] and w['waker']['comm'] == 'execer')")" $N1
+		check_eq "wakers, exec: $N2 wakeups from after_exec_wake, by execed" \
+			"$(jq_ wk_exec "sum(w['count'] for w in d['wakeups'] if 'after_exec_wake' in w['user_stack'] and w['waker']['comm'] == 'execed')")" $N2
+	else
+		fail "wakers, exec: the tool did not start"; kill "$tp" 2>/dev/null
+	fi
+	exec 7>&-
+	kill "$reader" 2>/dev/null
+	wait_wl
+else
+	fail "wakers, exec: mkfifo"
+fi
+
 # the plain stream names the stacks as the calls come: after the exec too
 if EXEC_FMT= exec_run sw_exec_plain syswatch --slower-than 50000; then
 	check_eq "syswatch --slower-than stream, exec: $N2 stacks in after_exec_sleep" \
