@@ -22,8 +22,10 @@ struct {
 	__uint(max_entries, 256 * 1024);
 } announce_rb SEC(".maps");
 
-/* Once per tgid and image (an exec forgets the tgid); a full ring buffer
- * is counted and retried next time */
+/* Once per tgid, with its image (exec_id: the mappings the stacks were
+ * taken in); with the exec programs below, an exec forgets the tgid, so
+ * the new image is announced too.  A full ring buffer is counted and
+ * retried next time */
 static __always_inline void announce_tgid(__u32 tgid, __u64 exec_id)
 {
 	struct announce_event *e;
