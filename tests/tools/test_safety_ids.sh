@@ -9,22 +9,25 @@ M=7		# the same, of the process that gets its number afterwards
 # ---- 1. A reused TID (and PID) is not traced
 
 # reuse_run NAME TOOL ARGS...: the tool runs with -p A -t T ($REUSE_OPTS
-# chooses: "pt" for both, "p" for -p A alone); the thread T does its N
-# things and exits; a new process is given the number (T, or A for "p")
+# chooses: "pt" for both, "p" for -p A alone, "allow" for schedsilence's
+# -C $CPU --allow-tid T, everything pinned to $CPU); the thread T does its
+# N things and exits; a new process is given the number (T, or A for "p")
 # and does its M things; then the tool is stopped.  Output in $T/NAME.out.
+CPU=1
 reuse_run() {
-	local name=$1 tool=$2 a tt id tp np; shift 2
+	local name=$1 tool=$2 a tt id tp np pin=(); shift 2
 	rm -f "$T/go1" "$T/go2"
 	WL_GO=$T/go1 start_wl id_reuse old $N 30 ${REUSE_HOLD:-20000}
 	read -r a tt <<<"$WL_PID"
-	REUSE_A=$a REUSE_T=$tt
-	if [ "${REUSE_OPTS:-pt}" = pt ]; then
-		"$BIN/$tool" -p "$a" -t "$tt" -j "$@" >"$T/$name.out" 2>"$T/$name.err" &
-		id=$tt
-	else
-		"$BIN/$tool" -p "$a" -j "$@" >"$T/$name.out" 2>"$T/$name.err" &
-		id=$a
-	fi
+	REUSE_A=$a REUSE_T=$tt id=$tt
+	case ${REUSE_OPTS:-pt} in
+	pt) "$BIN/$tool" -p "$a" -t "$tt" -j "$@" >"$T/$name.out" 2>"$T/$name.err" & ;;
+	p) "$BIN/$tool" -p "$a" -j "$@" >"$T/$name.out" 2>"$T/$name.err" &
+	   id=$a ;;
+	allow) taskset -a -c -p $CPU "$a" >/dev/null
+	   pin=(taskset -c $CPU)
+	   "$BIN/$tool" -C $CPU --allow-tid "$tt" -j "$@" >"$T/$name.out" 2>"$T/$name.err" & ;;
+	esac
 	tp=$!
 	if ! ready "$T/$name.err" "$tp"; then
 		fail "$name: the tool did not start"; sed 's/^/#   /' "$T/$name.err" | head -5
@@ -35,7 +38,7 @@ reuse_run() {
 	if [ "$id" = "$a" ]; then
 		kill "${WL_PIDS[-1]}"; wait "${WL_PIDS[-1]}" 2>/dev/null
 	fi
-	WL_GO=$T/go2 "$WL/id_reuse" new "$id" $M 30 >"$T/$name.new" 2>&1 &
+	WL_GO=$T/go2 "${pin[@]}" "$WL/id_reuse" new "$id" $M 30 >"$T/$name.new" 2>&1 &
 	np=$!
 	if ! wait_line "$T/$name.new" "^$id\$"; then
 		fail "$name: pid $id could not be given to a new process"
@@ -90,33 +93,11 @@ fi
 
 # schedsilence --allow-tid T: T and the process that gets its number both
 # run on the watched CPU; only T is allowed
-CPU=1
-rm -f "$T/go1" "$T/go2"
-WL_GO=$T/go1 start_wl id_reuse old $N 30 20000
-read -r a tt <<<"$WL_PID"
-if [ -n "$tt" ] && taskset -a -c -p $CPU "$a" >/dev/null; then
-	"$BIN/schedsilence" -C $CPU --allow-tid "$tt" -j -d 30 >"$T/ss.out" 2>"$T/ss.err" &
-	tp=$!
-	if ready "$T/ss.err" "$tp"; then
-		touch "$T/go1"
-		wait_line "$WL_OUT" '^gone'
-		WL_GO=$T/go2 taskset -c $CPU "$WL/id_reuse" new "$tt" $M 30 >"$T/ss.new" 2>&1 &
-		np=$!
-		if wait_line "$T/ss.new" "^$tt\$"; then
-			touch "$T/go2"
-			wait "$np"
-			kill -INT "$tp"; wait "$tp"
-			check_eq "schedsilence --allow-tid T: the allowed thread is no intruder" \
-				"$(jq_ ss "len([r for r in d['intruders'] if r.get('name') == 'reuse_old'])")" 0
-			check_eq "schedsilence --allow-tid T: the process that got T is one" \
-				"$(jq_ ss "len([r for r in d['intruders'] if r.get('name') == 'reuse_new' and r.get('pid') == $tt])")" 1
-		else
-			fail "schedsilence: pid $tt could not be given to a new process"
-			kill "$np" "$tp" 2>/dev/null; wait "$np" "$tp" 2>/dev/null
-		fi
-	else
-		fail "schedsilence did not start"; kill "$tp" 2>/dev/null
-	fi
+if REUSE_OPTS=allow reuse_run ss schedsilence -d 30; then
+	check_eq "schedsilence --allow-tid T: the allowed thread is no intruder" \
+		"$(jq_ ss "len([r for r in d['intruders'] if r.get('name') == 'reuse_old'])")" 0
+	check_eq "schedsilence --allow-tid T: the process that got T is one" \
+		"$(jq_ ss "len([r for r in d['intruders'] if r.get('name') == 'reuse_new' and r.get('pid') == $REUSE_T])")" 1
 fi
 wait_wl
 
@@ -140,20 +121,24 @@ unset REUSE_OPTS REUSE_HOLD
 # ---- 2. A process that blocks and faults, then executes itself again:
 #         each part is named with its own functions, comm and mapping
 
-# exec_run NAME TOOL ARGS...: the tool traces id_exec N1 N2 from before its
-# first part; JSON in $T/NAME.out
+# exec_run NAME TOOL ARGS...: the tool traces id_exec N1 N2 ($EXEC_FIFO: it
+# also writes to that FIFO) from before its first part, with -p of it (or
+# of $EXEC_TARGET), and is stopped once it is over; JSON in $T/NAME.out
 N1=2 N2=3
 exec_run() {
 	local name=$1 tool=$2 tp; shift 2
 	rm -f "$T/go1"; mkdir -p "$T/exec"
-	WL_GO=$T/go1 start_wl id_exec $N1 $N2 "$T/exec"
-	"$BIN/$tool" -p "$WL_PID" ${EXEC_FMT--j} -d 20 "$@" >"$T/$name.out" 2>"$T/$name.err" &
+	WL_GO=$T/go1 start_wl id_exec $N1 $N2 "$T/exec" ${EXEC_FIFO:+"$EXEC_FIFO"}
+	"$BIN/$tool" -p "${EXEC_TARGET:-$WL_PID}" ${EXEC_FMT--j} -d 20 "$@" \
+		>"$T/$name.out" 2>"$T/$name.err" &
 	tp=$!
 	if ! ready "$T/$name.err" "$tp"; then
 		fail "$name: the tool did not start"; sed 's/^/#   /' "$T/$name.err" | head -5
 		return 1
 	fi
 	touch "$T/go1"
+	wait "${WL_PIDS[-1]}"
+	kill -INT "$tp" 2>/dev/null
 	wait "$tp"
 	wait_wl
 }
@@ -188,29 +173,19 @@ if exec_run sw_exec syswatch --slower-than 50000; then
 fi
 # wakers: the execing process wakes a reader of a FIFO N1 times before the
 # exec and N2 times after it; its stacks are the waker's
-rm -f "$T/go1" "$T/ff"; mkdir -p "$T/exec"
+rm -f "$T/ff"
 if mkfifo "$T/ff"; then
 	exec 7<>"$T/ff"		# the reader never sees end of file
 	cat "$T/ff" >/dev/null &
 	reader=$!
-	WL_PIDS+=("$reader")
-	WL_GO=$T/go1 start_wl id_exec $N1 $N2 "$T/exec" "$T/ff"
-	"$BIN/wakers" -p "$reader" -j -d 20 >"$T/wk_exec.out" 2>"$T/wk_exec.err" &
-	tp=$!
-	if ready "$T/wk_exec.err" "$tp"; then
-		touch "$T/go1"
-		wait "${WL_PIDS[-1]}"
-		kill -INT "$tp"; wait "$tp"
+	if EXEC_FIFO=$T/ff EXEC_TARGET=$reader exec_run wk_exec wakers; then
 		check_eq "wakers, exec: $N1 wakeups from before_exec_wake, by execer" \
 			"$(jq_ wk_exec "sum(w['count'] for w in d['wakeups'] if 'before_exec_wake' in w['user_stack'] and w['waker']['comm'] == 'execer')")" $N1
 		check_eq "wakers, exec: $N2 wakeups from after_exec_wake, by execed" \
 			"$(jq_ wk_exec "sum(w['count'] for w in d['wakeups'] if 'after_exec_wake' in w['user_stack'] and w['waker']['comm'] == 'execed')")" $N2
-	else
-		fail "wakers, exec: the tool did not start"; kill "$tp" 2>/dev/null
 	fi
 	exec 7>&-
-	kill "$reader" 2>/dev/null
-	wait_wl
+	kill "$reader" 2>/dev/null; wait "$reader" 2>/dev/null
 else
 	fail "wakers, exec: mkfifo"
 fi

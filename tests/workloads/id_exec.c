@@ -48,12 +48,30 @@ NOINLINE void before_exec_sleep(void)
 	WL_SLEEP_MS(500);
 }
 
-NOINLINE void before_exec_touch(volatile char *p, long n)
-{
-	for (long i = 0; i < n; i++)
-		p[i * PAGE] = 1;
-	exec_keep(n);
-}
+/* Each part's functions have the same body and names of their own */
+#define TOUCH_FN(name)							\
+	NOINLINE void name(volatile char *p, long n)			\
+	{								\
+		for (long i = 0; i < n; i++)				\
+			p[i * PAGE] = 1;				\
+		exec_keep(n);						\
+	}
+/* the write is made from the waking function itself (wl.h) */
+#define WAKE_FN(name)							\
+	NOINLINE void name(int fd, long n)				\
+	{								\
+		for (long i = 0; fd >= 0 && i < n; i++) {		\
+			WL_SLEEP_MS(50);				\
+			if (wl_syscall4(SYS_write, fd, (long)"w", 1, 0) != 1) \
+				exit(1);				\
+		}							\
+		exec_keep(n);						\
+	}
+
+TOUCH_FN(before_exec_touch)
+TOUCH_FN(after_exec_touch)
+WAKE_FN(before_exec_wake)
+WAKE_FN(after_exec_wake)
 
 NOINLINE void before_exec_pause(void)
 {
@@ -74,38 +92,11 @@ static int open_fifo(const char *fifo)
 	return fd;
 }
 
-/* the write is made from the waking function itself (wl.h) */
-NOINLINE void before_exec_wake(int fd, long n)
-{
-	for (long i = 0; fd >= 0 && i < n; i++) {
-		WL_SLEEP_MS(50);
-		if (wl_syscall4(SYS_write, fd, (long)"w", 1, 0) != 1)
-			exit(1);
-	}
-	exec_keep(n);
-}
-
-NOINLINE void after_exec_wake(int fd, long n)
-{
-	for (long i = 0; fd >= 0 && i < n; i++) {
-		WL_SLEEP_MS(50);
-		if (wl_syscall4(SYS_write, fd, (long)"w", 1, 0) != 1)
-			exit(1);
-	}
-	exec_keep(n);
-}
-
 NOINLINE void after_exec_linger(void)
 {
 	WL_SLEEP_MS(300);
 }
 
-NOINLINE void after_exec_touch(volatile char *p, long n)
-{
-	for (long i = 0; i < n; i++)
-		p[i * PAGE] = 1;
-	exec_keep(n);
-}
 
 int main(int argc, char **argv)
 {
