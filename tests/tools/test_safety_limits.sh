@@ -73,8 +73,8 @@ refused "hitmtop --max-lines: the line and offset maps" \
 	env SUITE_MEMAVAILABLE_KB=20000 HITMTOP_TEST_SOFTWARE_EVENT=1 "$BIN/hitmtop" -p $$ --max-lines 262144 -d 1
 # each under half, together over it
 refused "offcputime: two options, each under half, over it together" \
-	'^offcputime: --stack-storage-size 60000 with --max-entries 400000: the maps would take [0-9.]+ MB of kernel memory together, more than half of the 204\.8 MB available$' \
-	"${M200[@]}" "$BIN/offcputime" -p $$ --stack-storage-size 60000 --max-entries 400000 -d 1
+	'^offcputime: --stack-storage-size 60000 with --max-entries 380000: the maps would take [0-9.]+ MB of kernel memory together, more than half of the 204\.8 MB available$' \
+	"${M200[@]}" "$BIN/offcputime" -p $$ --stack-storage-size 60000 --max-entries 380000 -d 1
 # the machine's own MemAvailable: sizes no machine has half of
 refused "offcputime --stack-storage-size 4294967295 against this machine's MemAvailable" \
 	'^offcputime: --stack-storage-size 4294967295: the stack map would take 4\.5 TB of kernel memory, more than half of the [0-9.]+ [GMk]B available$' \
