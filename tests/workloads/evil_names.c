@@ -20,8 +20,9 @@
  *                     evil\e[31m\ntouch: N page faults.  Prints "PID WORK_TID".
  *   spin CPU N MS     "work", pinned to CPU, sleeps (futex) until the go,
  *                     then N times for MS ms in evil\e[31m\nblock, then for
- *                     good: N + 1 arrivals on CPU.  "main" stays on another
- *                     CPU.  Prints "PID WORK_TID MAIN_TID".
+ *                     good; 300 ms later the process exits: N + 2 arrivals
+ *                     on CPU (the go, N timers, the exit).  "main" stays on
+ *                     another CPU.  Prints "PID WORK_TID MAIN_TID".
  *   hitm N FILE       writes a hitmtop --replay stream to FILE: N rounds of
  *                     (store + HITM load) at evil\e[31m\ndata+0 from CPU 0
  *                     and at +8 from CPU 1, both from evil\e[31m\nwrite;
