@@ -37,7 +37,6 @@
 #include <stdint.h>
 #include <inttypes.h>
 #include <linux/futex.h>
-#include <linux/perf_event.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include "wl.h"
@@ -209,26 +208,6 @@ static void *target(void *arg)
 	return NULL;
 }
 
-/* Until the target sleeps (state S), polling its /proc stat */
-static void wait_asleep(int tid)
-{
-	char path[96], buf[512], *p;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-	for (;;) {
-		FILE *f = fopen(path, "r");
-		size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-
-		if (f)
-			fclose(f);
-		buf[n] = 0;
-		p = strrchr(buf, ')');
-		if (p && p[1] == ' ' && p[2] == 'S')
-			return;
-		sched_yield();
-	}
-}
-
 static void *sender(void *arg)
 {
 	int tid = atomic_load(&work_tid);
@@ -236,7 +215,7 @@ static void *sender(void *arg)
 	wl_name(COMM("sender"));
 	spin_until_go();
 	for (long i = 0; i < n_rounds; i++) {
-		wait_asleep(tid);
+		wl_wait_asleep(tid);
 		evilE_31mNsignal(tid);
 		while (atomic_load(&handled) <= i)
 			sched_yield();
@@ -246,25 +225,12 @@ static void *sender(void *arg)
 
 /* ---- hitm: a replay stream naming this process ---- */
 
-static uint64_t data_src(unsigned op, unsigned lvl, unsigned lvlnum, unsigned snoop)
-{
-	union perf_mem_data_src d = { .val = 0 };
-
-	d.mem_op = op;
-	d.mem_lvl = lvl;
-	d.mem_lvl_num = lvlnum;
-	d.mem_snoop = snoop;
-	d.mem_lock = PERF_MEM_LOCK_NA;
-	d.mem_dtlb = PERF_MEM_TLB_HIT | PERF_MEM_TLB_L1;
-	return d.val;
-}
-
 static void write_replay(const char *path, long n)
 {
-	uint64_t st = data_src(PERF_MEM_OP_STORE, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L1,
-			       PERF_MEM_LVLNUM_L1, PERF_MEM_SNOOP_NA);
-	uint64_t hitm = data_src(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L3,
-				 PERF_MEM_LVLNUM_L3, PERF_MEM_SNOOP_HITM);
+	uint64_t st = wl_data_src(PERF_MEM_OP_STORE, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L1,
+				  PERF_MEM_LVLNUM_L1, PERF_MEM_SNOOP_NA, 0);
+	uint64_t hitm = wl_data_src(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L3,
+				    PERF_MEM_LVLNUM_L3, PERF_MEM_SNOOP_HITM, 0);
 	uint64_t ip = (uint64_t)(uintptr_t)evilE_31mNwrite + 4;
 	uint64_t a = (uint64_t)(uintptr_t)&evilE_31mNdata;
 	FILE *f = fopen(path, "w");
