@@ -196,10 +196,12 @@ static void print_plain(struct hitm_symcache *s, const struct hitm_view *v, size
 	time_t now = time(NULL);
 
 	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
-	if (env.replay)
-		printf("hitmtop: replay of %s", ESC(env.replay));
-	else
+	if (env.replay) {
+		printf("hitmtop: replay of ");
+		esc_fputs(env.replay, stdout);
+	} else {
 		printf("hitmtop %s, %.1f s", when, t->seconds);
+	}
 	printf(": %" PRIu64 " samples, %" PRIu64 " counted, %" PRIu64 " HITMs, %" PRIu64
 	       " lines with HITMs (top %zu shown)\n", t->samples, t->kept, t->hitm, t->lines, n);
 	if (t->other.lines || t->other.cell_samples)
