@@ -47,35 +47,34 @@ ev_start() {
 }
 
 # 1. offcputime: 5 blocks of 100 ms in evil\e[31m\nblock by "ev\e[31m\nwork"
+#    (--state S: a preemption under load would add an interval)
 ev_start sleep 5 100
-run_held "$T/o1" "$T/o1.err" "$BIN/offcputime" -t "$EV_TID" -d 30
+run_held "$T/o1" "$T/o1.err" "$BIN/offcputime" -t "$EV_TID" -d 30 --state S
 check_eq "offcputime: exit 0" "$RUN_RC" 0
 check_safe "offcputime plain: no control byte" "$T/o1"
 check_unsplit "offcputime plain: no line split by a name" "$T/o1"
-check_eq "offcputime plain: the escaped symbol, once" \
-	"$(count_fixed "$T/o1" "    evil${E}block")" 1
 check_eq "offcputime plain: one comm line per record, each the escaped comm" \
 	"$(count_fixed "$T/o1" "    -                ev${E}work ($WL_PID/$EV_TID)")" \
 	"$(grep -cE '^        [0-9]+ us in [0-9]+ intervals?$' "$T/o1")"
-check_eq "offcputime plain: the 5 blocks, exactly, under the escaped comm" \
-	"$(after_frame "$T/o1" "    evil${E}block" '^    -   ')|$(after_frame "$T/o1" "    evil${E}block" ' us in ' | grep -oE 'in [0-9]+ intervals?')" \
-	"    -                ev${E}work ($WL_PID/$EV_TID)|in 5 intervals"
+# records (blank-line separated) holding the escaped frame: their intervals
+check_eq "offcputime plain: the 5 blocks, exactly, under the escaped symbol" \
+	"$(F="    evil${E}block" awk -v RS= -F '\n' '{ for (i = 1; i <= NF; i++) if ($i == ENVIRON["F"]) { n = split($NF, w, " "); s += w[n - 1] } } END { print s + 0 }' "$T/o1")" 5
 check "offcputime plain: every line is a frame, a separator, a comm or a total" \
 	awk '!/^$/ && !/^    [^ ]/ && !/^    -                .* \([0-9]+\/[0-9]+\)$/ &&
 	     !/^        [0-9]+ us in [0-9]+ intervals?$/ { bad = 1 } END { exit bad }' "$T/o1"
 ev_start sleep 5 100
-run_held "$T/o2" "$T/o2.err" "$BIN/offcputime" -t "$EV_TID" -d 30 -f
+run_held "$T/o2" "$T/o2.err" "$BIN/offcputime" -t "$EV_TID" -d 30 --state S -f
 check_safe "offcputime folded: no control byte" "$T/o2"
 check "offcputime folded: one 'stack value' line each" awk '$NF !~ /^[0-9]+$/ { exit 1 }' "$T/o2"
-check_eq "offcputime folded: the escaped comm and symbol on one line" \
+check_ge "offcputime folded: the escaped comm and symbol on one line" \
 	"$(grep -cE "^ev${ERE}work;.*;evil${ERE}block;.*_\[k\] [0-9]+$" "$T/o2")" 1
 check_ge "offcputime folded: 5 x 100 ms in it" \
 	"$(folded_sum "^ev${ERE}work;.*;evil${ERE}block;" "$T/o2")" 495000
 ev_start sleep 5 100
-run_held "$T/o3" "$T/o3.err" "$BIN/offcputime" -t "$EV_TID" -d 30 -j
+run_held "$T/o3" "$T/o3.err" "$BIN/offcputime" -t "$EV_TID" -d 30 --state S -j
 check "offcputime JSON: valid" json_ok "$T/o3"
 check_eq "offcputime JSON: the raw comm and symbol, 5 intervals" \
-	"$(json_get "$T/o3" "[s['count'] for s in d['stacks'] if s['comm'] == 'ev\x1b[31m\nwork' and 'evil\x1b[31m\nblock' in s['user_stack']]")" "[5]"
+	"$(json_get "$T/o3" "sum(s['count'] for s in d['stacks'] if s['comm'] == 'ev\x1b[31m\nwork' and 'evil\x1b[31m\nblock' in s['user_stack'])")" 5
 
 # 2. wakers: "ev\e[31m\nsender" signals "ev\e[31m\ntarget" 6 times from
 #    evil\e[31m\nsignal; each signal wakes it
