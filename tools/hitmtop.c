@@ -27,6 +27,7 @@
 #include "hitm.h"
 #include "hitm_pmu.h"
 #include "hitm_sym.h"
+#include "escape.h"
 #include "announce.h"
 #include "hitmtop.skel.h"
 
@@ -195,10 +196,12 @@ static void print_plain(struct hitm_symcache *s, const struct hitm_view *v, size
 	time_t now = time(NULL);
 
 	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
-	if (env.replay)
-		printf("hitmtop: replay of %s", env.replay);
-	else
+	if (env.replay) {
+		printf("hitmtop: replay of ");
+		esc_fputs(env.replay, stdout);
+	} else {
 		printf("hitmtop %s, %.1f s", when, t->seconds);
+	}
 	printf(": %" PRIu64 " samples, %" PRIu64 " counted, %" PRIu64 " HITMs, %" PRIu64
 	       " lines with HITMs (top %zu shown)\n", t->samples, t->kept, t->hitm, t->lines, n);
 	if (t->other.lines || t->other.cell_samples)
@@ -224,10 +227,16 @@ static void print_plain(struct hitm_symcache *s, const struct hitm_view *v, size
 		snprintf(lr, sizeof(lr), "%" PRIu64 "/%" PRIu64, (uint64_t)l->c.hitm_local,
 			 (uint64_t)l->c.hitm_remote);
 		printf("0x%-16" PRIx64 " %7u %7" PRIu64 " %9s %7" PRIu64 " %7" PRIu64
-		       " %-9s %-14s %s%s%s%s\n", (uint64_t)l->line, l->pid, (uint64_t)l->c.hitm,
+		       " %-9s %-14s ", (uint64_t)l->line, l->pid, (uint64_t)l->c.hitm,
 		       lr, (uint64_t)l->c.loads, (uint64_t)l->c.stores, cpus,
-		       hitm_verdict_str(v[i].verdict), sym ? sym : (map ? map : "[unknown]"),
-		       sym && map ? " (" : "", sym && map ? map : "", sym && map ? ")" : "");
+		       hitm_verdict_str(v[i].verdict));
+		esc_fputs(sym ? sym : (map ? map : "[unknown]"), stdout);
+		if (sym && map) {
+			printf(" (");
+			esc_fputs(map, stdout);
+			printf(")");
+		}
+		printf("\n");
 		printf("    fix: %s\n", hitm_fix_str(v[i].verdict));
 		printf("    %-8s %7s %7s %7s %-9s %-22s %s\n", "OFFSET", "HITM", "LOADS", "STORES",
 		       "CPUS", "VARIABLE", "CODE (samples)");
@@ -238,14 +247,19 @@ static void print_plain(struct hitm_symcache *s, const struct hitm_view *v, size
 
 			snprintf(off, sizeof(off), "+0x%x", o->offset);
 			hitm_cpu_str(o->c.cpus, cpus, sizeof(cpus));
-			printf("    %-8s %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %-9s %-22s", off,
+			printf("    %-8s %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %-9s %s", off,
 			       (uint64_t)o->c.hitm, (uint64_t)o->c.loads, (uint64_t)o->c.stores,
-			       cpus, e && e->name ? e->name : "-");
+			       cpus, ESC_COL(e && e->name ? e->name : "-", 22));
 			for (size_t j = 0; j < o->ncode && j < 3; j++) {
 				const char *where, *fn = code_name(s, l->pid, o->code[j].ip, &where);
 
-				printf("%*s%s%s%s (%" PRIu64 ")\n", j ? CODE_COL : 1, "", fn,
-				       where ? " " : "", where ? where : "", o->code[j].samples);
+				printf("%*s", j ? CODE_COL : 1, "");
+				esc_fputs(fn, stdout);
+				if (where) {
+					printf(" ");
+					esc_fputs(where, stdout);
+				}
+				printf(" (%" PRIu64 ")\n", o->code[j].samples);
 			}
 			if (o->ncode > 3)
 				printf("%*s... %zu more\n", CODE_COL, "", o->ncode - 3);

@@ -15,6 +15,7 @@
 #include "run.h"
 #include "json.h"
 #include "stacks.h"
+#include "escape.h"
 #include "bpfutil.h"
 #include "dwarf.h"
 #include "offcputime.h"
@@ -338,13 +339,11 @@ static void resolve(struct stacksym *sym, int stacks_fd, const struct offcpu_key
 
 static void print_plain(const struct frames *f, const struct entry *e)
 {
-	for (int i = f->kn - 1; i >= 0; i--)
-		printf("    %s\n", f->k[i]);
+	stack_print_frames(stdout, "    ", f->k, f->kn);
 	if (f->un)
 		printf("    --\n");
-	for (int i = f->un - 1; i >= 0; i--)
-		printf("    %s\n", f->u[i]);
-	printf("    -                %s (%u/%u)\n", e->key.comm, e->key.tgid,
+	stack_print_frames(stdout, "    ", f->u, f->un);
+	printf("    -                %s (%u/%u)\n", ESC(e->key.comm), e->key.tgid,
 	       e->key.tid);
 	printf("        %llu us in %llu interval%s\n\n",
 	       (unsigned long long)(e->total_ns / 1000),

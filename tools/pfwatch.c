@@ -21,6 +21,7 @@
 #include "run.h"
 #include "json.h"
 #include "stacks.h"
+#include "escape.h"
 #include "bpfutil.h"
 #include "perfev.h"
 #include "vmas.h"
@@ -589,7 +590,7 @@ static void print_memlock(FILE *f, const struct targets *ts)
 	for (size_t i = 0; i < ts->n; i++) {
 		const struct target *t = &ts->t[i];
 
-		fprintf(f, "Memory locking of process %u (%s):\n", t->pid, t->comm);
+		fprintf(f, "Memory locking of process %u (%s):\n", t->pid, ESC(t->comm));
 		print_memlock_line(f, "at start:", &t->start);
 		if (t->ended)
 			snprintf(when, sizeof(when), "last seen (%.1f s, then it exited):",
@@ -608,25 +609,26 @@ static void print_plain(const struct vmas *v, const struct frames *f,
 	const struct vma_ent *lo, *hi;
 
 	entry_vmas(v, e, &lo, &hi);
-	for (int i = f->kn - 1; i >= 0; i--)
-		printf("    %s\n", f->k[i]);
+	stack_print_frames(stdout, "    ", f->k, f->kn);
 	if (f->kn && f->un)
 		printf("    --\n");
-	for (int i = f->un - 1; i >= 0; i--)
-		printf("    %s\n", f->u[i]);
-	printf("    -                %s (%u/%u)\n", e->val.comm, e->key.tgid, e->key.tid);
+	stack_print_frames(stdout, "    ", f->u, f->un);
+	printf("    -                %s (%u/%u)\n", ESC(e->val.comm), e->key.tgid, e->key.tid);
 	printf("        %llu fault%s (%llu major, %llu minor) in %s mode\n",
 	       (unsigned long long)(e->val.major + e->val.minor),
 	       e->val.major + e->val.minor == 1 ? "" : "s",
 	       (unsigned long long)e->val.major, (unsigned long long)e->val.minor,
 	       e->key.kernel_mode ? "kernel" : "user");
-	printf("        at %#llx..%#llx in %s", (unsigned long long)e->val.addr_min,
-	       (unsigned long long)e->val.addr_max, vma_name(lo));
+	printf("        at %#llx..%#llx in ", (unsigned long long)e->val.addr_min,
+	       (unsigned long long)e->val.addr_max);
+	esc_fputs(vma_name(lo), stdout);
 	if (lo && lo == hi)
 		printf(" (%llx-%llx)", (unsigned long long)lo->start,
 		       (unsigned long long)lo->end);
-	else if (lo != hi)
-		printf(" .. %s", vma_name(hi));
+	else if (lo != hi) {
+		printf(" .. ");
+		esc_fputs(vma_name(hi), stdout);
+	}
 	printf("\n\n");
 }
 

@@ -22,6 +22,7 @@
 #include "blazesym.h"
 #include "silence.h"
 #include "silence_env.h"
+#include "escape.h"
 #include "schedsilence.h"
 #include "schedsilence.skel.h"
 
@@ -344,8 +345,8 @@ static void print_table(const struct report *rp)
 			continue;
 		fmt_ns(r->total_ns, tot, sizeof(tot));
 		fmt_ns(r->max_ns, max, sizeof(max));
-		printf("%-4u %-10s %-24s %8s %8llu %10s %10s %11.6f %11.6f%s\n", r->cpu,
-		       silence_kind_name(r->kind), r->name, row_id(r, id, sizeof(id)),
+		printf("%-4u %-10s %s %8s %8llu %10s %10s %11.6f %11.6f%s\n", r->cpu,
+		       silence_kind_name(r->kind), ESC_COL(r->name, 24), row_id(r, id, sizeof(id)),
 		       (unsigned long long)r->count, tot, max,
 		       r->first_ts > t0 ? (r->first_ts - t0) / 1e9 : 0.0,
 		       r->last_ts > t0 ? (r->last_ts - t0) / 1e9 : 0.0,
@@ -374,7 +375,7 @@ static void print_fixes(const struct report *rp)
 			continue;
 		if (!shown++)
 			printf("\nFixes:\n");
-		printf("  cpu %u %s %s", r->cpu, silence_kind_name(r->kind), r->name);
+		printf("  cpu %u %s %s", r->cpu, silence_kind_name(r->kind), ESC(r->name));
 		if (strcmp(row_id(r, id, sizeof(id)), "-"))
 			printf(" (%s %s)", r->kind == SK_IRQ ? "irq" : r->kind == SK_SOFTIRQ ?
 			       "vector" : "pid", id);
@@ -388,8 +389,10 @@ static void print_fixes(const struct report *rp)
 		else if (r->kind == SK_TASK && r->wakeups)
 			printf(", woken %llu time%s, last by %s (%u)",
 			       (unsigned long long)r->wakeups, r->wakeups == 1 ? "" : "s",
-			       r->waker, r->waker_pid);
-		printf("; %s\n", fix);
+			       ESC(r->waker), r->waker_pid);
+		printf("; ");
+		esc_fputs(fix, stdout);
+		printf("\n");
 		snprintf(prev, sizeof(prev), "%s", fix);
 	}
 	if (more)
@@ -407,9 +410,9 @@ static void print_senders(const struct report *rp)
 	for (size_t i = 0; i < s->nsenders; i++) {
 		const struct ipi_sender *p = &s->senders[i];
 
-		printf("  %-4u %8llu %-16s %8u  %s / %s\n", p->cpu,
-		       (unsigned long long)p->count, p->comm, p->pid, p->site_name,
-		       p->callback_name);
+		printf("  %-4u %8llu %s %8u  %s / %s\n", p->cpu,
+		       (unsigned long long)p->count, ESC_COL(p->comm, 16), p->pid,
+		       ESC(p->site_name), ESC(p->callback_name));
 	}
 }
 
@@ -469,7 +472,8 @@ static void print_corroboration(const struct report *rp)
 		printf("\n/proc/interrupts, CPU %u: %s\n", s->cpus[w].cpu,
 		       n ? "lines that moved" : "nothing moved");
 		for (size_t i = 0; i < n; i++)
-			printf("  %-6s %+10lld  %s\n", m[i].id, (long long)m[i].delta, m[i].desc);
+			printf("  %s %+10lld  %s\n", ESC_COL(m[i].id, 6), (long long)m[i].delta,
+			       ESC(m[i].desc));
 		if (n)
 			printf("  (local timer: LOC moved %llu; the tracepoints saw %llu "
 			       "between the readings, %llu from before the first to after "
@@ -485,9 +489,11 @@ static void print_corroboration(const struct report *rp)
 		const struct allowed_thread *t = &rp->allowed.t[i];
 
 		if (t->gone)
-			printf("  %-16s tid %-8u exited during the window\n", t->comm, t->tid);
+			printf("  %s tid %-8u exited during the window\n", ESC_COL(t->comm, 16),
+			       t->tid);
 		else
-			printf("  %-16s tid %-8u +%llu voluntary, +%llu nonvoluntary\n", t->comm,
+			printf("  %s tid %-8u +%llu voluntary, +%llu nonvoluntary\n",
+			       ESC_COL(t->comm, 16),
 			       t->tid, (unsigned long long)(t->vol1 - t->vol0),
 			       (unsigned long long)(t->nonvol1 - t->nonvol0));
 	}
@@ -534,8 +540,8 @@ static void print_timeline(const struct report *rp)
 
 		fmt_wall(t->ts + rp->wall_offset, wall, sizeof(wall));
 		fmt_ns(t->dur, dur, sizeof(dur));
-		printf("  %-20.9f %-27s %-4u %-10s %-24s %s\n", t->ts / 1e9, wall, r->cpu,
-		       silence_kind_name(r->kind), r->name, dur);
+		printf("  %-20.9f %-27s %-4u %-10s %s %s\n", t->ts / 1e9, wall, r->cpu,
+		       silence_kind_name(r->kind), ESC_COL(r->name, 24), dur);
 	}
 }
 

@@ -21,6 +21,7 @@
 #include "histogram.h"
 #include "table.h"
 #include "stacks.h"
+#include "escape.h"
 #include "bpfutil.h"
 #include "syscalls.h"
 #include "taskstate.h"
@@ -604,7 +605,7 @@ static void print_plain(const struct collected *c)
 			while (j < c->tn && c->trows[j].tid == c->trows[i].tid)
 				j++;
 			printf("%stid %u (%s), pid %u\n", i ? "\n" : "", c->trows[i].tid,
-			       c->trows[i].comm, c->trows[i].pid);
+			       ESC(c->trows[i].comm), c->trows[i].pid);
 			print_table(c->trows + i, j - i, "  ");
 			print_early(c->trows + i, j - i, "  ");
 			print_hists(c->trows + i, j - i, "  ");
@@ -790,16 +791,15 @@ static void print_slow(struct ctx *ctx, const struct sw_event *e, __u64 wall)
 	localtime_r(&sec, &tm);
 	strftime(tb, sizeof(tb), "%H:%M:%S", &tm);
 	fmt_ns(lb, sizeof(lb), e->lat_ns);
-	printf("%s.%06llu %-8u %-16s %-20s %10s %lld\n", tb,
-	       (unsigned long long)(wall % 1000000000ULL / 1000), e->tid, e->comm,
+	printf("%s.%06llu %-8u %s %-20s %10s %lld\n", tb,
+	       (unsigned long long)(wall % 1000000000ULL / 1000), e->tid, ESC_COL(e->comm, 16),
 	       syscall_name_fmt(e->nr, nb, sizeof(nb)), lb, (long long)e->ret);
 	if (e->ustack_bytes > 0)
 		n = stacksym_user_image(ctx->sym, e->pid, e->exec_id, e->ustack,
 					e->ustack_bytes / 8, fr);
 	else
 		printf("    %s\n", FRAME_USER_LOST);
-	for (int i = n - 1; i >= 0; i--)
-		printf("    %s\n", fr[i]);
+	stack_print_frames(stdout, "    ", fr, n);
 	fflush(stdout);
 }
 

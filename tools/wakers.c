@@ -19,6 +19,7 @@
 #include "json.h"
 #include "histogram.h"
 #include "stacks.h"
+#include "escape.h"
 #include "bpfutil.h"
 #include "silence.h"	/* silence_softirq_name() */
 #include "announce.h"
@@ -444,10 +445,10 @@ static void print_waker(const char *role, const struct wakers_key *k,
 			const struct frames *f)
 {
 	if (k->ctx == WK_CTX_TASK)
-		printf("    -                %s %s (%u/%u)\n", role, k->waker_comm,
+		printf("    -                %s %s (%u/%u)\n", role, ESC(k->waker_comm),
 		       k->waker_pid, k->waker_tid);
 	else
-		printf("    -                %s %s\n", role, f->label);
+		printf("    -                %s %s\n", role, ESC(f->label));
 }
 
 static void print_plain(const struct frames *f, const struct entry *e)
@@ -455,17 +456,15 @@ static void print_plain(const struct frames *f, const struct entry *e)
 	const struct wakers_key *k = &e->key;
 	char a[32], b[32], c[32], sig[32];
 
-	for (int i = f->kn - 1; i >= 0; i--)
-		printf("    %s\n", f->k[i]);
+	stack_print_frames(stdout, "    ", f->k, f->kn);
 	if (f->un)
 		printf("    --\n");
-	for (int i = f->un - 1; i >= 0; i--)
-		printf("    %s\n", f->u[i]);
+	stack_print_frames(stdout, "    ", f->u, f->un);
 	if (k->type == WK_SIGNAL) {
 		signal_name(k->sig, sig, sizeof(sig));
 		print_waker("sender", k, f);
 		printf("    -                %s (%d) to %s (%u/%u)%s\n", sig, k->sig,
-		       k->target_comm, k->target_pid, k->target_tid,
+		       ESC(k->target_comm), k->target_pid, k->target_tid,
 		       k->sig_group ? ", process-wide" : "");
 		printf("        %llu signal%s, %s\n\n", (unsigned long long)e->val.count,
 		       e->val.count == 1 ? "" : "s",
@@ -474,7 +473,7 @@ static void print_plain(const struct frames *f, const struct entry *e)
 		return;
 	}
 	print_waker("waker", k, f);
-	printf("    -                woke %s (%u/%u)\n", k->target_comm,
+	printf("    -                woke %s (%u/%u)\n", ESC(k->target_comm),
 	       k->target_pid, k->target_tid);
 	fmt_ns(a, sizeof(a), e->val.blocked_ns);
 	printf("        %llu wakeup%s", (unsigned long long)e->val.count,

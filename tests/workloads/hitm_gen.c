@@ -24,35 +24,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "wl.h"
 
 static uint64_t false_pair, true_counter, heap_line, fn_a, fn_b, fn_t;
 static unsigned long pid, lineno;
 
-static uint64_t data_src(unsigned op, unsigned lvl, unsigned lvlnum, unsigned snoop,
-			 unsigned remote)
-{
-	union perf_mem_data_src d = { .val = 0 };
-
-	d.mem_op = op;
-	d.mem_lvl = lvl;
-	d.mem_lvl_num = lvlnum;
-	d.mem_snoop = snoop;
-	d.mem_remote = remote;
-	d.mem_lock = PERF_MEM_LOCK_NA;
-	d.mem_dtlb = PERF_MEM_TLB_HIT | PERF_MEM_TLB_L1;
-	return d.val;
-}
-
-#define DS_STORE data_src(PERF_MEM_OP_STORE, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L1, \
-			  PERF_MEM_LVLNUM_L1, PERF_MEM_SNOOP_NA, 0)
-#define DS_HITM_LOCAL data_src(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L3, \
-			       PERF_MEM_LVLNUM_L3, PERF_MEM_SNOOP_HITM, 0)
-#define DS_HITM_REMOTE data_src(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_REM_CCE1, \
-				PERF_MEM_LVLNUM_ANY_CACHE, PERF_MEM_SNOOP_HITM, 1)
-#define DS_L1_HIT data_src(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L1, \
-			   PERF_MEM_LVLNUM_L1, PERF_MEM_SNOOP_NONE, 0)
-#define DS_L3_SNOOP_HIT data_src(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L3, \
-				 PERF_MEM_LVLNUM_L3, PERF_MEM_SNOOP_HIT, 0)
+#define DS_STORE wl_data_src(PERF_MEM_OP_STORE, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L1, \
+			     PERF_MEM_LVLNUM_L1, PERF_MEM_SNOOP_NA, 0)
+#define DS_HITM_LOCAL wl_data_src(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L3, \
+			          PERF_MEM_LVLNUM_L3, PERF_MEM_SNOOP_HITM, 0)
+#define DS_HITM_REMOTE wl_data_src(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_REM_CCE1, \
+				   PERF_MEM_LVLNUM_ANY_CACHE, PERF_MEM_SNOOP_HITM, 1)
+#define DS_L1_HIT wl_data_src(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L1, \
+			      PERF_MEM_LVLNUM_L1, PERF_MEM_SNOOP_NONE, 0)
+#define DS_L3_SNOOP_HIT wl_data_src(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L3, \
+				    PERF_MEM_LVLNUM_L3, PERF_MEM_SNOOP_HIT, 0)
 
 static void emit(unsigned cpu, uint64_t ip, uint64_t addr, uint64_t ds, unsigned weight)
 {

@@ -87,25 +87,9 @@ static void *target(void *arg)
 
 /* ---- the wakers ---- */
 
-/* Until the target sleeps (state S), polling its /proc stat */
 static void wait_target_asleep(void)
 {
-	char path[96], buf[512], *p;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", atomic_load(&target_tid));
-	for (;;) {
-		FILE *f = fopen(path, "r");
-		size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-
-		if (f)
-			fclose(f);
-		buf[n] = 0;
-		p = strrchr(buf, ')');
-		if (p && p[1] == ' ' && p[2] == 'S')
-			return;
-		wl_delay_ms(0);
-		sched_yield();
-	}
+	wl_wait_asleep(atomic_load(&target_tid));
 }
 
 /* A call after the system call makes the wakers below non-leaf

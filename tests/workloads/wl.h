@@ -7,6 +7,8 @@
 #ifndef WL_H
 #define WL_H
 
+#include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <linux/perf_event.h>
 
 #define NOINLINE __attribute__((noinline, noclone))
 
@@ -83,6 +86,43 @@ static inline void wl_wait_go(void)
 
 	while (go && access(go, F_OK))
 		wl_delay_ms(5);
+}
+
+/* Until thread tid of this process sleeps (state S), polling its stat */
+static inline void wl_wait_asleep(int tid)
+{
+	char path[96], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	for (;;) {
+		FILE *f = fopen(path, "r");
+		size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+
+		if (f)
+			fclose(f);
+		buf[n] = 0;
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'S')
+			return;
+		sched_yield();
+	}
+}
+
+/* A union perf_mem_data_src value, as PEBS would report it (hitmtop
+ * --replay streams) */
+static inline uint64_t wl_data_src(unsigned op, unsigned lvl, unsigned lvlnum,
+				   unsigned snoop, unsigned remote)
+{
+	union perf_mem_data_src d = { .val = 0 };
+
+	d.mem_op = op;
+	d.mem_lvl = lvl;
+	d.mem_lvl_num = lvlnum;
+	d.mem_snoop = snoop;
+	d.mem_remote = remote;
+	d.mem_lock = PERF_MEM_LOCK_NA;
+	d.mem_dtlb = PERF_MEM_TLB_HIT | PERF_MEM_TLB_L1;
+	return d.val;
 }
 
 static inline void wl_ready(void)

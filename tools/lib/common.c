@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "common.h"
+#include "escape.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,10 +18,19 @@
 const char *tool_name = "tool";
 bool verbose;
 
+/* Messages quote names and paths of traced processes (and of the
+ * command line): the whole message is escaped, one line each */
 static void vmsg(const char *fmt, va_list ap)
 {
+	char *m;
+
 	fprintf(stderr, "%s: ", tool_name);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&m, fmt, ap) < 0) {
+		fputs(fmt, stderr);
+	} else {
+		esc_fputs(m, stderr);
+		free(m);
+	}
 	fputc('\n', stderr);
 }
 

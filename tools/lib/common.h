@@ -22,6 +22,7 @@ enum {
 extern const char *tool_name;
 extern bool verbose;
 
+/* "tool: message" on stderr, the message escaped (escape.h) */
 void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "tool: message" and exit with EXIT_USAGE. */
 void die_usage(const char *fmt, ...)
@@ -74,7 +75,7 @@ uint64_t boottime_ns(void);
 /* Read a small file into buf (NUL-terminated); -1 if unreadable. */
 int read_small_file(const char *path, char *buf, size_t size);
 
-/* comm of a task, "[exited]" when gone */
+/* comm of a task, "[exited]" when gone; raw: escape it to print it */
 void task_comm(uint32_t tid, char *buf, size_t size);
 
 /* Number of possible CPUs (libbpf_num_possible_cpus), at least 1 */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "json.h"
+#include "escape.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -45,35 +46,6 @@ void json_obj_end(struct json *j) { close_(j, '}'); }
 void json_arr_begin(struct json *j) { open_(j, '['); }
 void json_arr_end(struct json *j) { close_(j, ']'); }
 
-/* Length of a valid UTF-8 sequence at s (n bytes left), 0 if invalid */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
 void json_escape(FILE *f, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -97,7 +69,7 @@ void json_escape(FILE *f, const char *str, size_t n)
 			i++;
 			continue;
 		}
-		l = utf8_len(s + i, n - i);
+		l = utf8_seq_len(s + i, n - i);
 		if (!l) {
 			/* not UTF-8: keep the byte's value as a code point */
 			fprintf(f, "\\u%04x", c);

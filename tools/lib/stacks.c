@@ -2,6 +2,7 @@
 #include <linux/types.h>
 #include "stacks.h"
 #include "common.h"
+#include "escape.h"
 #include "blazesym.h"
 #include "announce.h"
 #include "json.h"
@@ -418,6 +419,15 @@ void stacksym_report(const struct stacksym *s)
 	}
 }
 
+void stack_print_frames(FILE *f, const char *indent, const char *const *fr, int n)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		fputs(indent, f);
+		esc_fputs(fr[i], f);
+		fputc('\n', f);
+	}
+}
+
 /* ---- folded output ---- */
 
 struct fline {
@@ -467,15 +477,27 @@ static void sb_putc(struct sbuf *b, char c)
 	b->p[b->n] = 0;
 }
 
-/* A frame may not hold ';' (the separator) nor line breaks */
+/* A frame may not hold ';' (the separator, written ':'); the rest of a
+ * name is escaped as everywhere else (escape.h): one line per stack */
 static void sb_frame(struct sbuf *b, const char *s, const char *suffix)
 {
+	size_t n = strlen(s);
+
 	if (b->n)
 		sb_putc(b, ';');
-	for (; *s; s++) {
-		unsigned char c = *s;
+	for (size_t i = 0; i < n;) {
+		char piece[16];
+		size_t used, l;
 
-		sb_putc(b, c == ';' ? ':' : (c < 0x20 || c == 0x7f) ? '?' : c);
+		if (s[i] == ';') {
+			sb_putc(b, ':');
+			i++;
+			continue;
+		}
+		l = esc_step(s + i, n - i, piece, &used);
+		for (size_t k = 0; k < l; k++)
+			sb_putc(b, piece[k]);
+		i += used;
 	}
 	for (; suffix && *suffix; suffix++)
 		sb_putc(b, *suffix);

@@ -69,6 +69,10 @@ void folded_add(struct folded *fo, const char *comm, const char **ufr, int un,
 		const char **kfr, int kn, uint64_t value);
 void folded_print(struct folded *fo, FILE *f);
 
+/* Plain output: frames (root first, as returned above) printed leaf
+ * first, one per line after indent, escaped (escape.h) */
+void stack_print_frames(FILE *f, const char *indent, const char *const *fr, int n);
+
 /* Names for stacks that could not be taken: shown as a frame so nothing
  * is dropped silently */
 #define FRAME_USER_LOST "[user stack lost]"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "table.h"
 #include "common.h"
+#include "escape.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -28,8 +29,8 @@ static void push(struct table *t, char *s)
 		t->cap = cap;
 	}
 	t->cells[t->n] = s;
-	if ((int)strlen(s) > t->width[t->n % t->ncols])
-		t->width[t->n % t->ncols] = strlen(s);
+	if ((int)esc_width(s) > t->width[t->n % t->ncols])
+		t->width[t->n % t->ncols] = esc_width(s);
 	t->n++;
 }
 
@@ -43,19 +44,23 @@ struct table *table_new(int ncols, const char *const *headers, const char *align
 	}
 	t->ncols = ncols;
 	for (int i = 0; i < ncols; i++)
-		push(t, strdup(headers[i]));
+		push(t, esc_dup(headers[i]));
 	return t;
 }
 
 void table_cell(struct table *t, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
+	char *raw, *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = strdup("?");
+	if (vasprintf(&raw, fmt, ap) < 0)
+		raw = NULL;
 	va_end(ap);
+	/* cells quote names of traced processes: escaped, so that no cell
+	 * holds a line break or a terminal control */
+	s = esc_dup(raw ? raw : "?");
+	free(raw);
 	push(t, s);
 }
 
@@ -68,12 +73,15 @@ void table_print(const struct table *t, FILE *f, const char *indent)
 
 		if (c == 0)
 			fputs(indent, f);
+		/* padded by characters, not bytes: UTF-8 names line up */
+		int pad = t->width[c] - (int)esc_width(t->cells[i]);
+
 		if (right)
-			fprintf(f, "%*s", t->width[c], t->cells[i]);
+			fprintf(f, "%*s%s", pad, "", t->cells[i]);
 		else if (last)
 			fputs(t->cells[i], f);
 		else
-			fprintf(f, "%-*s", t->width[c], t->cells[i]);
+			fprintf(f, "%s%*s", t->cells[i], pad, "");
 		fputs(last || i + 1 == t->n ? "\n" : "  ", f);
 	}
 }

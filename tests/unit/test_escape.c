@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The escaping of names from traced processes (escape.h), and the
+ * outputs built on it: tables, folded stacks, plain stack frames. */
+#include "unit.h"
+#include "escape.h"
+#include "stacks.h"
+#include "table.h"
+#include <stdlib.h>
+
+static const char *esc(const char *s)
+{
+	static char buf[4][1024];
+	static int k;
+
+	return esc_str(buf[k++ & 3], sizeof(buf[0]), s);
+}
+
+/* Reads the escaped form back: \\ and \xNN */
+static size_t unescape(const char *s, char *out)
+{
+	size_t n = 0;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] == '\\') {
+			out[n++] = '\\';
+			s += 2;
+		} else if (s[0] == '\\' && s[1] == 'x') {
+			char h[3] = { s[2], s[3], 0 };
+
+			out[n++] = (char)strtoul(h, NULL, 16);
+			s += 4;
+		} else {
+			out[n++] = *s++;
+		}
+	}
+	out[n] = 0;
+	return n;
+}
+
+/* No C0 byte, no DEL, only valid UTF-8 */
+static int is_safe(const char *s)
+{
+	size_t n = strlen(s);
+
+	for (size_t i = 0; i < n;) {
+		size_t l = utf8_seq_len((const unsigned char *)s + i, n - i);
+
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f || !l)
+			return 0;
+		i += l;
+	}
+	return 1;
+}
+
+/* escaped: safe, read back whole, esc_needed() agrees */
+static int round_trips(const char *raw)
+{
+	char back[1024];
+	char *s = esc_dup(raw);
+	int ok = is_safe(s) && unescape(s, back) == strlen(raw) && !strcmp(back, raw) &&
+		 esc_needed(raw) == !!strcmp(s, raw);
+
+	free(s);
+	return ok;
+}
+
+static char *capture(void (*fn)(FILE *, void *), void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fn(f, arg);
+	fclose(f);
+	return buf;
+}
+
+static void print_table(FILE *f, void *arg)
+{
+	static const char *const h[] = { "COMM", "COUNT", "NOTE" };
+	struct table *t = table_new(3, h, "lrl");
+
+	table_cell(t, "%s", "a\nb\x1b[2J");
+	table_cell(t, "%d", 3);
+	table_cell(t, "x");
+	table_cell(t, "%s", "h\xc3\xa9llo");
+	table_cell(t, "%d", 12);
+	table_cell(t, "%s", "y\r");
+	table_print(t, f, "");
+	table_free(t);
+}
+
+static void print_folded(FILE *f, void *arg)
+{
+	struct folded *fo = folded_new();
+	const char *u[] = { "main", "evil\x1b[31m\nname;x" };
+	const char *k[] = { "do_nanosleep" };
+
+	folded_add(fo, "c\x1b\n\xe6\x97\xa5", u, 2, k, 1, 7);
+	folded_print(fo, f);
+	folded_free(fo);
+}
+
+static void print_frames(FILE *f, void *arg)
+{
+	const char *fr[] = { "main", "evil\x1b[31m\nname" };
+
+	stack_print_frames(f, "  ", fr, 2);
+}
+
+int main(void)
+{
+	char buf[64], raw[256];
+	char *s;
+
+	CHECK_STR(esc("plain_name-1.2 (x)"), "plain_name-1.2 (x)", "printable ASCII stays");
+	CHECK_STR(esc("a\x1b[31mb\nc"), "a\\x1b[31mb\\x0ac", "ESC and newline as \\xNN");
+	CHECK_STR(esc("\t\r\x01\x7f"), "\\x09\\x0d\\x01\\x7f", "C0 bytes and DEL");
+	CHECK_STR(esc("a\\x1b"), "a\\\\x1b", "a backslash doubled: no ambiguity");
+	CHECK_STR(esc("\x9b" "2J"), "\\x9b2J", "a lone 0x9b (8-bit CSI) escaped");
+	CHECK_STR(esc("\xc2\x9b" "2J"), "\\xc2\\x9b2J", "U+009B (C1 CSI in UTF-8) escaped");
+	CHECK_STR(esc("\xc2\x85"), "\\xc2\\x85", "U+0085 (NEL) escaped");
+	CHECK_STR(esc("h\xc3\xa9llo \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\xa6\x80"),
+		  "h\xc3\xa9llo \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\xa6\x80",
+		  "valid UTF-8 (2, 3 and 4 bytes) stays");
+	CHECK_STR(esc("<alloc::vec::Vec<T> as core::ops::Drop>::drop"),
+		  "<alloc::vec::Vec<T> as core::ops::Drop>::drop", "a Rust name stays");
+	CHECK_STR(esc("std::vector<int, std::allocator<int> >::~vector()"),
+		  "std::vector<int, std::allocator<int> >::~vector()", "a C++ name stays");
+	CHECK_STR(esc("\xc0\xaf"), "\\xc0\\xaf", "overlong form escaped");
+	CHECK_STR(esc("\xed\xa0\x80"), "\\xed\\xa0\\x80", "surrogate escaped");
+	CHECK_STR(esc("\xf5\x80\x80\x80"), "\\xf5\\x80\\x80\\x80", "above U+10FFFF escaped");
+	CHECK_STR(esc("ab\xe6\x97"), "ab\\xe6\\x97", "a sequence cut short escaped");
+	CHECK_STR(esc("\xff\xfe"), "\\xff\\xfe", "bytes that are never UTF-8");
+	CHECK_STR(esc("a\xe2\x80\xa8" "b"), "a\\xe2\\x80\\xa8b", "U+2028 line separator escaped");
+	CHECK_STR(esc("\xe2\x80\xae" "txt"), "\\xe2\\x80\\xaetxt", "U+202E bidi override escaped");
+	CHECK_STR(esc("\xe2\x81\xa6"), "\\xe2\\x81\\xa6", "U+2066 bidi isolate escaped");
+	CHECK_STR(esc(""), "", "empty");
+
+	/* every byte value, in every position, and random names: safe, read
+	 * back whole, and esc_needed() agrees */
+	for (int c = 1; c < 256; c++) {
+		snprintf(raw, sizeof(raw), "x%cy%c%c", c, c, c);
+		if (!round_trips(raw)) {
+			CHECK(0, "byte 0x%02x: escaped form is safe and reversible", c);
+			break;
+		}
+		if (c == 255)
+			CHECK(1, "bytes 0x01..0xff: escaped form is safe and reversible");
+	}
+	srand(15);
+	for (int round = 0; round < 20000; round++) {
+		int n = rand() % 40;
+
+		for (int i = 0; i < n; i++)
+			raw[i] = (char)(1 + rand() % 255);
+		raw[n] = 0;
+		if (!round_trips(raw)) {
+			CHECK(0, "random names: safe and reversible (round %d)", round);
+			break;
+		}
+		if (round == 19999)
+			CHECK(1, "20000 random names: safe, reversible, esc_needed agrees");
+	}
+
+	/* a buffer too small: cut between whole escapes, "..." at the end */
+	CHECK_STR(esc_str(buf, 10, "abcdefghijklmnop"), "abcdef...", "cut plain text");
+	CHECK_STR(esc_str(buf, 10, "\x1b\x1b\x1b"), "\\x1b...", "an escape is never cut");
+	CHECK_STR(esc_str(buf, 10, "ab\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5"), "ab\xe6\x97\xa5...",
+		  "a UTF-8 character is never cut");
+	CHECK_STR(esc_str(buf, 10, "abcdefghi"), "abcdefghi", "exactly fits");
+	CHECK_STR(ESC("comm\x1b"), "comm\\x1b", "ESC() for printf arguments");
+
+	/* columns: one per character */
+	CHECK_U64(esc_width("h\xc3\xa9llo"), 5, "width counts characters, not bytes");
+	CHECK_STR(ESC_COL("h\xc3\xa9", 4), "h\xc3\xa9  ", "ESC_COL pads by characters");
+	CHECK_STR(ESC_COL("a\n", 3), "a\\x0a", "ESC_COL: escaped form counted, longer kept whole");
+
+	s = capture(print_table, NULL);
+	CHECK_STR(s, "COMM           COUNT  NOTE\n"
+		     "a\\x0ab\\x1b[2J      3  x\n"
+		     "h\xc3\xa9llo             12  y\\x0d\n",
+		  "table: a name never splits a row, widths count the escaped form");
+	free(s);
+
+	s = capture(print_folded, NULL);
+	CHECK_STR(s, "c\\x1b\\x0a\xe6\x97\xa5;main;evil\\x1b[31m\\x0aname:x;do_nanosleep_[k] 7\n",
+		  "folded: one line, ';' as ':', control bytes escaped, UTF-8 kept");
+	free(s);
+
+	s = capture(print_frames, NULL);
+	CHECK_STR(s, "  evil\\x1b[31m\\x0aname\n  main\n", "plain frames: leaf first, escaped");
+	free(s);
+	return unit_exit();
+}
