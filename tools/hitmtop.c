@@ -167,7 +167,7 @@ struct totals {
 	struct hitm_other other;	/* folded to stay within --max-lines */
 	uint64_t skips[HITM_SKIP_KINDS];
 	__u64 losses[LOSS_KINDS];
-	uint64_t malformed, record_errors;
+	uint64_t malformed;
 	double seconds;
 };
 
@@ -525,14 +525,9 @@ static int on_event(void *vctx, void *data, size_t size)
 		return 0;
 	if (e->type == HITM_EV_SAMPLE) {
 		hitm_agg_sample(&lv->agg, e);
-		if (lv->rec && !lv->t.record_errors) {
+		/* a failure is said by the writer, and ends the run */
+		if (lv->rec && !out_ended())
 			hitm_write_sample(lv->rec, e);
-			if (ferror(lv->rec)) {
-				lv->t.record_errors++;
-				msg_warn("--record: writing %s failed: %s", env.record,
-					 strerror(errno));
-			}
-		}
 	}
 	return 0;
 }
@@ -604,8 +599,6 @@ static int poll_events(void *vctx, int timeout_ms)
 	if (env.interval > 0 && now_ns() >= lv->next_report) {
 		lv->next_report += (uint64_t)(env.interval * 1e9);
 		live_report(lv, false);
-		if (out_closed())
-			run_exiting = 1;	/* nobody reads: end quietly */
 	}
 	return 0;
 }
@@ -799,7 +792,7 @@ static int sample(struct hitm_symcache *sym)
 	hitm_agg_bound(&lv.agg, env.max_lines);
 	lv.tty = isatty(STDOUT_FILENO);
 	if (env.record) {
-		lv.rec = strcmp(env.record, "-") ? fopen(env.record, "w") : NULL;
+		lv.rec = strcmp(env.record, "-") ? out_open(env.record, "--record") : NULL;
 		if (!lv.rec) {
 			err = EXIT_USAGE;
 			msg_warn("--record: cannot write %s: %s", env.record,
@@ -829,6 +822,7 @@ static int sample(struct hitm_symcache *sym)
 		.tids = &env.c.tids,
 		.poll = poll_events,
 		.ctx = &lv,
+		.streaming = env.interval > 0,	/* a report every -i */
 	});
 	detach(&lv);
 	ring_buffer__consume(lv.rb);
@@ -851,8 +845,8 @@ cleanup:
 	free(lv.links);
 	ring_buffer__free(lv.rb);
 	hitmtop_bpf__destroy(lv.skel);
-	if (lv.rec && fclose(lv.rec) && !err)
-		msg_warn("--record: closing %s: %s", env.record, strerror(errno));
+	if (lv.rec)
+		out_close(lv.rec);	/* a failure is said, and the exit is 2 */
 	hitm_agg_free(&lv.agg);
 	hitm_pmu_free(pmus, npmu);
 	cpu_list_free(&cpus);

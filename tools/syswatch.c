@@ -968,6 +968,7 @@ int main(int argc, char **argv)
 		.tids = &env.c.tids,
 		.poll = ctx.rb ? poll_events : NULL,
 		.ctx = &ctx,
+		.streaming = ctx.rb && !env.c.json,	/* --slower-than prints each call */
 	});
 	/* which threads sit in a syscall, read while the entries are still
 	 * being recorded; then stop, so the report is one instant */

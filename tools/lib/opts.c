@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "opts.h"
 #include "common.h"
+#include "output.h"
 #include <linux/types.h>
 #include "ustack.h"
 
@@ -476,6 +477,7 @@ void suite_print_version(FILE *f, struct argp_state *state)
 
 void suite_init(const char *name)
 {
+	out_init();
 	tool_name = name;
 	argp_err_exit_status = EXIT_USAGE;
 	argp_program_version_hook = suite_print_version;

@@ -61,6 +61,12 @@ enum run_end run_loop(const struct run_opts *o)
 			end = RUN_SIGNAL;
 			break;
 		}
+		if (o->streaming)
+			out_watch_reader();
+		if (out_ended()) {
+			end = RUN_OUTPUT;	/* said already, if it is to be */
+			break;
+		}
 		if (deadline && now >= deadline) {
 			end = RUN_DURATION;
 			break;
@@ -124,9 +130,4 @@ void run_report_end(enum run_end end)
 	if (end == RUN_TARGETS_GONE)
 		msg_warn("every traced process has exited; stopped after %.1f s",
 			 (run_end_ns - run_start_ns) / 1e9);
-}
-
-bool out_closed(void)
-{
-	return ferror(stdout) && errno == EPIPE;
 }

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include "opts.h"
+#include "output.h"
 
 extern volatile sig_atomic_t run_exiting;
 
@@ -15,6 +16,7 @@ enum run_end {
 	RUN_SIGNAL,		/* SIGINT or SIGTERM */
 	RUN_TARGETS_GONE,	/* every traced process or thread exited */
 	RUN_ERROR,		/* the poll callback failed */
+	RUN_OUTPUT,		/* an output takes no more (out_ended()) */
 };
 
 struct run_opts {
@@ -25,12 +27,17 @@ struct run_opts {
 	 * at most timeout_ms.  Returns < 0 on error (-EINTR is not one). */
 	int (*poll)(void *ctx, int timeout_ms);
 	void *ctx;
+	/* The mode prints while tracing: stop as soon as the reader of
+	 * stdout is gone, even before the next write (out_watch_reader()) */
+	bool streaming;
 };
 
 /* SIGINT/SIGTERM handlers (first sets run_exiting, second _exit(130)),
  * and SIGPIPE ignored so a closed stdout ends output quietly (see
- * out_closed()). */
+ * output.h). */
 void run_install_signals(void);
+/* Runs until -d, a signal, the targets' exit, or an output that takes
+ * no more (a reader gone, a write failed: see output.h) */
 enum run_end run_loop(const struct run_opts *o);
 /* The monotonic time (ns) at which run_loop() started and ended */
 extern uint64_t run_start_ns, run_end_ns;
@@ -45,8 +52,5 @@ void run_verdict(char *buf, size_t size, const char *what, const char *who,
 		 enum run_end end, double duration);
 /* Says on stderr why tracing stopped, when it is not the expected way. */
 void run_report_end(enum run_end end);
-
-/* True once writing to stdout failed with EPIPE: stop printing, exit 0. */
-bool out_closed(void);
 
 #endif
