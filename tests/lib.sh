@@ -74,6 +74,17 @@ ready() {
 	return 1
 }
 
+# tool_cmd TOOL: CMD=(how TOOL traces with no other option): schedsilence
+# watches $CPU (1 unless set), hitmtop samples the software event (no
+# PEBS/IBS here)
+tool_cmd() {
+	case $1 in
+	schedsilence) CMD=("$BIN/schedsilence" -C "${CPU:-1}") ;;
+	hitmtop) CMD=(env HITMTOP_TEST_SOFTWARE_EVENT=1 "$BIN/hitmtop") ;;
+	*) CMD=("$BIN/$1") ;;
+	esac
+}
+
 # start_wl NAME ARGS...: starts a workload in the background; its pid
 # (printed on its first line) is left in $WL_PID.
 start_wl() {

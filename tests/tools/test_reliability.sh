@@ -8,15 +8,6 @@
 TOOLS="offcputime syswatch wakers pfwatch schedsilence hitmtop"
 CPU=1		# schedsilence's CPU
 
-# tool_cmd TOOL: CMD=(how TOOL traces with no other option): schedsilence
-# watches $CPU, hitmtop samples the software event (no PEBS/IBS here)
-tool_cmd() {
-	case $1 in
-	schedsilence) CMD=("$BIN/schedsilence" -C "$CPU") ;;
-	hitmtop) CMD=(env HITMTOP_TEST_SOFTWARE_EVENT=1 "$BIN/hitmtop") ;;
-	*) CMD=("$BIN/$1") ;;
-	esac
-}
 # the exit status of a run that found something: schedsilence is never
 # silent here
 ok_rc() { [ "$1" = schedsilence ] && echo 1 || echo 0; }

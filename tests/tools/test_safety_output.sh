@@ -8,16 +8,6 @@
 TOOLS="offcputime syswatch wakers pfwatch schedsilence hitmtop"
 CPU=1		# schedsilence's CPU
 
-# tool_cmd TOOL: CMD=(how TOOL traces with no other option), as in
-# test_reliability.sh
-tool_cmd() {
-	case $1 in
-	schedsilence) CMD=("$BIN/schedsilence" -C "$CPU") ;;
-	hitmtop) CMD=(env HITMTOP_TEST_SOFTWARE_EVENT=1 "$BIN/hitmtop") ;;
-	*) CMD=("$BIN/$1") ;;
-	esac
-}
-
 # one_line_naming FILE REGEX: exactly one line of FILE mentions stdout, and
 # it matches REGEX
 one_line_naming() {

@@ -101,6 +101,10 @@ static FILE *out_stream(struct out *o)
 /* At exit, on every way out: what is still buffered, then the status */
 static void out_at_exit(int status, void *arg)
 {
+	/* (stdio flushes what is left after this handler: too late to count) */
+	for (int i = 1; i < MAX_OUTPUTS; i++)
+		if (outs[i].used)
+			fflush(outs[i].f);
 	fflush(stdout);
 	/* 2 and 3 stand; "reported" and "found" do not, when output was lost */
 	if (failed && (status == EXIT_REPORTED || status == EXIT_FOUND))
