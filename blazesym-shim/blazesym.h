@@ -24,6 +24,17 @@
  * roots used instead of /usr/lib/debug to find separate debug files
  * (ROOT/.build-id/xx/yyyy.debug, ROOT/DIR/DEBUGLINK); they are searched
  * under /proc/PID/root first, then as they are.
+ * BLAZESYM_SHIM_PERF_MAP_MAX_LINES (default 1000000) and
+ * BLAZESYM_SHIM_PERF_MAP_MAX_BYTES (default 134217728, 128 MiB): how much
+ * of a perf map is read; the rest is left out, and said (see
+ * blaze_symbolizer_set_notify()).
+ *
+ * Hostile processes: every file read on behalf of a process (its ELF
+ * files, their debug files, its perf map, its /proc files) is opened
+ * non-blocking inside the process's root, checked on the open descriptor
+ * to be a regular file of sane size on a real filesystem (a perf map: also
+ * owned by the process's user or root), and read within bounds of bytes
+ * and time.  A FIFO, a device or a tracefs file is refused, never waited on.
  */
 #ifndef BLAZESYM_SHIM_H
 #define BLAZESYM_SHIM_H
@@ -222,6 +233,29 @@ const blaze_syms *blaze_symbolize_process_data_addrs(blaze_symbolizer *symbolize
 						     const blaze_symbolize_src_process *src,
 						     const uint64_t *abs_addrs,
 						     size_t abs_addr_cnt);
+#ifdef __cplusplus
+}
+#endif
+#endif
+
+/* ---- interruption and notices (added for the suite's tools) ---- */
+#ifndef BLAZESYM_SHIM_NOTIFY_H
+#define BLAZESYM_SHIM_NOTIFY_H
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* fn is called now and then during long work (loading files, reading a
+ * perf map, checksumming a debug file).  When it returns true, the call
+ * in progress gives up what is left: results already found are returned,
+ * and files not loaded yet are loaded by a later call.  NULL: never. */
+void blaze_symbolizer_set_interrupt(blaze_symbolizer *symbolizer, bool (*fn)(void *ctx),
+				    void *ctx);
+/* fn gets one line (no newline) each time the symbolizer leaves something
+ * out that the user should know of: a perf map cut at its limits, a file
+ * refused (a FIFO named by a debuglink, a perf map owned by another user).
+ * At most 16 per symbolizer.  Called with the symbolizer's lock held. */
+void blaze_symbolizer_set_notify(blaze_symbolizer *symbolizer,
+				 void (*fn)(void *ctx, const char *msg), void *ctx);
 #ifdef __cplusplus
 }
 #endif

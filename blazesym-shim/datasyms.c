@@ -62,6 +62,8 @@ static int load_data_syms(Elf *elf, struct dfile *f)
 
 		if (!gelf_getshdr(scn, &sh))
 			continue;
+		if (sh.sh_size > BZS_SECTION_MAX)
+			continue;	/* a hostile size: libelf would read it whole */
 		if (sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && !best)) {
 			best = scn;
 			best_sh = sh;
@@ -73,7 +75,10 @@ static int load_data_syms(Elf *elf, struct dfile *f)
 		size_t entsz = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
 		char *pool = NULL;
 
-		sdata = sscn ? elf_getdata(sscn, NULL) : NULL;
+		GElf_Shdr ssh;
+
+		sdata = sscn && gelf_getshdr(sscn, &ssh) && ssh.sh_size <= BZS_SECTION_MAX ?
+			elf_getdata(sscn, NULL) : NULL;
 		if (data && data->d_buf && sdata && sdata->d_buf && sdata->d_size && entsz) {
 			pool = malloc(sdata->d_size + 1);
 			if (pool) {
@@ -110,23 +115,20 @@ static int load_data_syms(Elf *elf, struct dfile *f)
 
 static int open_file(pid_t pid, const struct bzs_maps_entry *e, bool map_files)
 {
-	char path[4200];
+	struct bzs_open_opts o = { .max_size = BZS_ELF_MAX, .min_size = 52 };
+	char path[96], root[64];
 	int fd;
 
 	if (map_files) {
 		snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
 			 (int)pid, e->start, e->end);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = bzs_safe_open(path, &o, NULL, NULL);
 		if (fd >= 0)
 			return fd;
 	}
-	if ((size_t)snprintf(path, sizeof(path), "/proc/%d/root%s", (int)pid, e->path) <
-	    sizeof(path)) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0)
-			return fd;
-	}
-	return -1;
+	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
+	o.root = root;
+	return bzs_safe_open(e->path, &o, NULL, NULL);
 }
 
 static struct dfile *dfile_get(struct dfile **files, size_t *n, pid_t pid,
@@ -306,7 +308,7 @@ const blaze_syms *blaze_symbolize_process_data_addrs(blaze_symbolizer *s,
 	}
 	pid = src->pid ? (pid_t)src->pid : getpid();
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	buf = bzs_read_file(path, &len);
+	buf = bzs_read_proc(path, BZS_PROC_MAX, &len);
 	if (buf) {
 		m = bzs_maps_parse(buf, len, false, &nm, &bad);
 		free(buf);

@@ -7,13 +7,17 @@
  * then in our own mount namespace:
  *   DEBUGROOT/.build-id/xx/yyyy.debug       (build-id must match)
  *   dirname(PATH)/LINK, dirname(PATH)/.debug/LINK, DEBUGROOT/dirname(PATH)/LINK
- * where LINK is the .gnu_debuglink name (its CRC32 must match). */
+ * where LINK is the .gnu_debuglink name (its CRC32 must match).
+ * Under ROOT, paths are resolved inside it (a symlink cannot lead out);
+ * every candidate is opened and checked as safefile.c says: a FIFO or a
+ * device named by a hostile debuglink is refused, never waited on. */
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -25,20 +29,34 @@ static const char *debug_dirs(void)
 	return d && *d ? d : "/usr/lib/debug";
 }
 
-static int open_buildid(const struct bzs_elf *e, const char *prefix, const char *dir,
+/* A candidate debug file: opened safely (see safefile.c), inside root
+ * when one is given.  A file that is there but refused is said once. */
+static int open_candidate(const char *root, const char *path, struct stat *st)
+{
+	const struct bzs_open_opts o = { .root = root, .max_size = BZS_ELF_MAX, .min_size = 52 };
+	const char *why;
+	int fd = bzs_safe_open(path, &o, st, &why);
+
+	if (fd < 0 && why)
+		bzs_notify("debug file %s%s skipped: %s", root ? root : "", path, why);
+	return fd;
+}
+
+static int open_buildid(const struct bzs_elf *e, const char *root, const char *dir,
 			size_t dlen)
 {
 	char path[PATH_MAX], hex[2 * sizeof(e->build_id) + 1];
 	uint8_t id[sizeof(e->build_id)];
+	struct stat st;
 	int fd, n;
 
 	for (size_t i = 0; i < e->build_id_len; i++)
 		snprintf(hex + 2 * i, 3, "%02x", e->build_id[i]);
-	n = snprintf(path, sizeof(path), "%s%.*s/.build-id/%.2s/%s.debug", prefix, (int)dlen,
-		     dir, hex, hex + 2);
+	n = snprintf(path, sizeof(path), "%.*s/.build-id/%.2s/%s.debug", (int)dlen, dir, hex,
+		     hex + 2);
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_candidate(root, path, &st);
 	if (fd < 0)
 		return -1;
 	if (bzs_elf_read_build_id(fd, id, sizeof(id)) != e->build_id_len ||
@@ -49,20 +67,21 @@ static int open_buildid(const struct bzs_elf *e, const char *prefix, const char 
 	return fd;
 }
 
-static int open_debuglink(const struct bzs_elf *e, const char *fmt, const char *prefix,
+static int open_debuglink(const struct bzs_elf *e, const char *fmt, const char *root,
 			  const char *a, size_t alen, const char *b, size_t blen)
 {
 	char path[PATH_MAX];
-	bool ok;
+	struct stat st;
+	uint32_t crc;
 	int fd, n;
 
-	n = snprintf(path, sizeof(path), fmt, prefix, (int)alen, a, (int)blen, b, e->debuglink);
+	n = snprintf(path, sizeof(path), fmt, (int)alen, a, (int)blen, b, e->debuglink);
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_candidate(root, path, &st);
 	if (fd < 0)
 		return -1;
-	if (bzs_crc32_fd(fd, &ok) != e->debuglink_crc || !ok) {
+	if (!bzs_crc32_fd(fd, (uint64_t)st.st_size, &crc) || crc != e->debuglink_crc) {
 		close(fd);
 		return -1;
 	}
@@ -71,7 +90,7 @@ static int open_debuglink(const struct bzs_elf *e, const char *fmt, const char *
 
 int bzs_debug_find(const struct bzs_elf *e, const char *path, const char *root)
 {
-	const char *prefixes[2] = { root ? root : "", "" };
+	const char *roots[2] = { root, NULL };
 	const char *dirs = debug_dirs(), *slash;
 	size_t fdirlen = 0;
 	int fd;
@@ -79,27 +98,31 @@ int bzs_debug_find(const struct bzs_elf *e, const char *path, const char *root)
 	if (path && (slash = strrchr(path, '/')))
 		fdirlen = (size_t)(slash - path);
 	for (int k = 0; k < 2; k++) {
-		const char *pre = prefixes[k];
+		const char *r = roots[k];
 
-		if (k == 1 && !*prefixes[0])
+		if (k == 1 && !root)
 			break; /* same as the first round */
 		for (const char *d = dirs; e->build_id_len && *d;) {
 			size_t dlen = strcspn(d, ":");
 
-			if (dlen && (fd = open_buildid(e, pre, d, dlen)) >= 0)
+			if (bzs_interrupted())
+				return -1;
+			if (dlen && (fd = open_buildid(e, r, d, dlen)) >= 0)
 				return fd;
 			d += dlen + (d[dlen] == ':');
 		}
 		if (!e->debuglink || strchr(e->debuglink, '/') || !path)
 			continue;
-		if ((fd = open_debuglink(e, "%s%.*s%.*s/%s", pre, path, fdirlen, "", 0)) >= 0)
+		if ((fd = open_debuglink(e, "%.*s%.*s/%s", r, path, fdirlen, "", 0)) >= 0)
 			return fd;
-		if ((fd = open_debuglink(e, "%s%.*s%.*s/.debug/%s", pre, path, fdirlen, "", 0)) >= 0)
+		if ((fd = open_debuglink(e, "%.*s%.*s/.debug/%s", r, path, fdirlen, "", 0)) >= 0)
 			return fd;
 		for (const char *d = dirs; *d;) {
 			size_t dlen = strcspn(d, ":");
 
-			if (dlen && (fd = open_debuglink(e, "%s%.*s%.*s/%s", pre, d, dlen, path,
+			if (bzs_interrupted())
+				return -1;
+			if (dlen && (fd = open_debuglink(e, "%.*s%.*s/%s", r, d, dlen, path,
 							 fdirlen)) >= 0)
 				return fd;
 			d += dlen + (d[dlen] == ':');

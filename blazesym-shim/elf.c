@@ -53,16 +53,21 @@ static uint32_t sym_score(const GElf_Sym *s, const char *name)
 static int add_syms(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, const struct sec_info *secs,
 		    size_t nsecs, struct bzs_symtab_builder *b, size_t *added)
 {
-	Elf_Data *data = elf_getdata(scn, NULL), *sdata;
+	Elf_Data *data, *sdata;
 	Elf_Scn *sscn;
 	GElf_Shdr ssh;
 	size_t entsz, n;
 	char *pool;
 
-	if (!data || !data->d_buf || !data->d_size)
+	/* a hostile file may claim tables of any size: libelf reads them whole */
+	if (sh->sh_size > BZS_SECTION_MAX)
 		return 0;
 	sscn = elf_getscn(elf, sh->sh_link);
-	if (!sscn || !gelf_getshdr(sscn, &ssh) || ssh.sh_type != SHT_STRTAB)
+	if (!sscn || !gelf_getshdr(sscn, &ssh) || ssh.sh_type != SHT_STRTAB ||
+	    ssh.sh_size > BZS_SECTION_MAX)
+		return 0;
+	data = elf_getdata(scn, NULL);
+	if (!data || !data->d_buf || !data->d_size)
 		return 0;
 	sdata = elf_getdata(sscn, NULL);
 	if (!sdata || !sdata->d_buf || !sdata->d_size)
@@ -182,7 +187,7 @@ static int load_elf(Elf *elf, struct bzs_elf *out)
 				out->loads[out->nloads++] =
 					(struct bzs_load){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
 			if (ph.p_type == PT_NOTE && !elf_getshdrnum(elf, &nsecs) && nsecs == 0 &&
-			    !out->build_id_len) {
+			    !out->build_id_len && ph.p_filesz <= BZS_NOTE_MAX) {
 				Elf_Data *d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset,
 								   ph.p_filesz, ELF_T_NHDR);
 				if (d)
@@ -218,7 +223,7 @@ static int load_elf(Elf *elf, struct bzs_elf *out)
 			out->is_debug_only = true;
 		if (sh.sh_type == SHT_NOBITS)
 			continue;
-		if (sh.sh_type == SHT_NOTE && !out->build_id_len) {
+		if (sh.sh_type == SHT_NOTE && !out->build_id_len && sh.sh_size <= BZS_NOTE_MAX) {
 			Elf_Data *d = elf_getdata(scn, NULL);
 
 			if (d && d->d_buf)
@@ -227,7 +232,8 @@ static int load_elf(Elf *elf, struct bzs_elf *out)
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (!name)
 			continue;
-		if (!strcmp(name, ".gnu_debuglink") && !out->debuglink) {
+		if (!strcmp(name, ".gnu_debuglink") && !out->debuglink &&
+		    sh.sh_size <= BZS_NOTE_MAX) {
 			Elf_Data *d = elf_getdata(scn, NULL);
 
 			if (d)
@@ -305,7 +311,7 @@ size_t bzs_elf_read_build_id(int fd, uint8_t *id, size_t cap)
 		GElf_Shdr sh;
 		Elf_Data *d;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || sh.sh_size > BZS_NOTE_MAX)
 			continue;
 		d = elf_getdata(scn, NULL);
 		if (d && d->d_buf)

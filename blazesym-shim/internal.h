@@ -4,7 +4,9 @@
  * and the fuzz targets.  Not part of the public API; tools must not include it.
  *
  * Files:
- *   util.c       errors, reason strings, small helpers (read a whole file, CRC32)
+ *   util.c       errors, reason strings, the clock
+ *   safefile.c   opening and reading the files a traced process controls
+ *                (bounded in size and time), interruption and notices
  *   symtab.c     sorted symbol tables: build, deduplicate, binary search
  *   elf.c        ELF files through libelf: symbols, PT_LOAD, build-id, debuglink
  *   debuginfo.c  separate debug files (build-id, .gnu_debuglink), file:line (libdw)
@@ -27,13 +29,53 @@
 
 #include "blazesym.h"
 
+struct stat;
+
 /* ---- util.c ---- */
 void bzs_set_err(blaze_err err);
-/* Read a whole file (regular or /proc) into a NUL-terminated buffer. */
-char *bzs_read_file(const char *path, size_t *len);
-char *bzs_read_fd(int fd, size_t *len);
-uint32_t bzs_crc32_fd(int fd, bool *ok);
 uint64_t bzs_now_ns(void);
+
+/* ---- safefile.c: files a traced process controls ---- */
+/* Limits (see safefile.c and docs/RELIABILITY.md) */
+#define BZS_ELF_MAX	((uint64_t)16 << 30)	/* an ELF or debug file */
+#define BZS_SECTION_MAX	((uint64_t)1 << 30)	/* a symbol or string table */
+#define BZS_NOTE_MAX	((uint64_t)1 << 16)	/* a note or .gnu_debuglink section */
+#define BZS_PROC_MAX	((size_t)256 << 20)	/* /proc/PID/maps, /proc/kallsyms */
+#define BZS_READ_NS	(2ull * 1000000000ull)	/* to read one file */
+#define BZS_CRC_NS	(5ull * 1000000000ull)	/* to checksum a debug file */
+#define BZS_NOTICES_MAX	16			/* notices per symbolizer */
+
+struct bzs_open_opts {
+	const char *root;	/* resolve path inside this directory
+				 * ("/proc/PID/root"); NULL: as it is */
+	uint64_t max_size;	/* refuse larger files (0: no limit) */
+	uint64_t min_size;	/* refuse smaller files */
+	bool check_owner;	/* refuse a file owned by another than owner or root */
+	uid_t owner;
+	bool proc_file;		/* a file of /proc the kernel makes: size 0, procfs */
+};
+/* Open path read-only, non-blocking, as a regular file that passes o's
+ * checks (made on the open descriptor).  The fd, or -1 with errno set and,
+ * when a file was there but refused, *why saying why (why may be NULL).
+ * st: its fstat. */
+int bzs_safe_open(const char *path, const struct bzs_open_opts *o, struct stat *st,
+		  const char **why);
+/* Read fd from its current offset: at most max bytes, for at most max_ns
+ * (0: no time bound), stopping early when interrupted.  A NUL-terminated
+ * buffer; *truncated: there was more. */
+char *bzs_read_bounded(int fd, size_t max, uint64_t max_ns, size_t *len, bool *truncated);
+/* A whole /proc file (at most max bytes, else NULL with errno EFBIG). */
+char *bzs_read_proc(const char *path, size_t max, size_t *len);
+/* CRC32 (the .gnu_debuglink one) of the first size bytes of fd; false
+ * when it could not be read whole in time. */
+bool bzs_crc32_fd(int fd, uint64_t size, uint32_t *crc);
+/* The API call in progress, for the two below (set with the lock held) */
+void bzs_call_begin(blaze_symbolizer *s);
+void bzs_call_end(void);
+/* The caller asks the call in progress to give up what is left */
+bool bzs_interrupted(void);
+/* Tell the caller something was left out (at most BZS_NOTICES_MAX) */
+void bzs_notify(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- symtab.c ---- */
 struct bzs_sym {
@@ -161,8 +203,15 @@ void bzs_ksyms_free(struct bzs_ksyms *k);
 /* ---- perfmap.c ---- */
 struct bzs_perfmap;
 struct bzs_perfmap *bzs_perfmap_parse(const char *buf, size_t len);
+struct bzs_perfmap_src {
+	const char *root;	/* resolve path in it (see bzs_safe_open), or NULL */
+	const char *path;
+	uid_t owner;		/* the file must be owned by this user or root */
+	pid_t pid;		/* for messages */
+	size_t max_lines, max_bytes;
+};
 /* 0 on success; reads again when the file changed since the last call. */
-int bzs_perfmap_refresh(struct bzs_perfmap **pm, const char *path);
+int bzs_perfmap_refresh(struct bzs_perfmap **pm, const struct bzs_perfmap_src *src);
 bool bzs_perfmap_lookup(const struct bzs_perfmap *pm, uint64_t addr,
 			const char **name, uint64_t *start);
 size_t bzs_perfmap_count(const struct bzs_perfmap *pm);
@@ -210,7 +259,8 @@ struct bzs_proc {
 	bool gone;		/* /proc/PID vanished, or a later image replaced
 				 * this one: keep what we have */
 	struct bzs_perfmap *pm;
-	char *pm_path;
+	char *pm_path;		/* in the process's root; set once its owner is known */
+	uid_t pm_owner;		/* the process's user */
 	uint64_t last_use;
 	struct bzs_proc *next;
 };
@@ -246,6 +296,12 @@ struct blaze_symbolizer {
 	uint64_t tick;
 	size_t max_procs;	/* cache bounds, see process.c */
 	size_t file_mem_budget;
+	bool (*interrupt)(void *ctx);	/* blaze_symbolizer_set_interrupt() */
+	void *interrupt_ctx;
+	void (*notify)(void *ctx, const char *msg); /* blaze_symbolizer_set_notify() */
+	void *notify_ctx;
+	unsigned notices;
+	size_t pm_max_lines, pm_max_bytes; /* perf map limits */
 };
 
 struct bzs_proc_opts {
@@ -269,7 +325,7 @@ struct bzs_vma *bzs_proc_find(struct bzs_proc *p, uint64_t addr);
 void bzs_vma_resolve(blaze_symbolizer *s, struct bzs_proc *p, struct bzs_vma *v,
 		     const struct bzs_proc_opts *o);
 /* The perf map of p, re-read when it changed; NULL if none. */
-struct bzs_perfmap *bzs_proc_perfmap(struct bzs_proc *p);
+struct bzs_perfmap *bzs_proc_perfmap(blaze_symbolizer *s, struct bzs_proc *p);
 struct bzs_dwarf *bzs_file_dwarf(struct bzs_file *f);
 void bzs_proc_drop(blaze_symbolizer *s, struct bzs_proc *p);
 void bzs_caches_free(blaze_symbolizer *s);

@@ -129,7 +129,7 @@ fail:
 struct bzs_ksyms *bzs_ksyms_load(const char *path)
 {
 	size_t len;
-	char *text = bzs_read_file(path, &len);
+	char *text = bzs_read_proc(path, BZS_PROC_MAX, &len);
 	struct bzs_ksyms *k;
 
 	if (!text)

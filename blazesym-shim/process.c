@@ -131,39 +131,41 @@ static bool same_identity(const struct bzs_proc *p, const struct bzs_vma *v,
 }
 
 /* Open the file of a mapping: map_files (deleted files, other mount
- * namespaces), then through the process's root, then the plain path. */
+ * namespaces), then the path inside the process's root, then the plain
+ * path; each opened and checked as safefile.c says. */
 static int open_mapped(const struct bzs_proc *p, const struct bzs_vma *v,
 		       const struct bzs_proc_opts *o)
 {
-	char path[4200];
+	struct bzs_open_opts so = { .max_size = BZS_ELF_MAX, .min_size = 52 };
+	char path[96], root[64];
+	const char *why = NULL;
 	struct stat st;
 	int fd;
 
 	if (!p->gone && !o->no_map_files) {
 		snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
 			 (int)p->pid, v->start, v->end);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = bzs_safe_open(path, &so, NULL, &why);
 		if (fd >= 0)
 			return fd;
 	}
+	snprintf(root, sizeof(root), "/proc/%d/root", (int)p->pid);
 	for (int k = 0; k < 2; k++) {
-		if (k == 0) {
-			if (p->gone)
-				continue;
-			if ((size_t)snprintf(path, sizeof(path), "/proc/%d/root%s", (int)p->pid,
-					     v->path) >= sizeof(path))
-				continue;
-		}
-		fd = open(k == 0 ? path : v->path, O_RDONLY | O_CLOEXEC);
+		if (k == 0 && p->gone)
+			continue;
+		so.root = k == 0 ? root : NULL;
+		fd = bzs_safe_open(v->path, &so, &st, why ? NULL : &why);
 		if (fd < 0)
 			continue;
 		/* the path may now name another file: require the same inode */
-		if (fstat(fd, &st) || (v->ino && st.st_ino != v->ino)) {
+		if (v->ino && st.st_ino != v->ino) {
 			close(fd);
 			continue;
 		}
 		return fd;
 	}
+	if (why)
+		bzs_notify("%s (mapped by pid %d) skipped: %s", v->path, (int)p->pid, why);
 	return -1;
 }
 
@@ -179,8 +181,11 @@ static void try_debug_file(blaze_symbolizer *s, struct bzs_proc *p, struct bzs_v
 		return;
 	snprintf(root, sizeof(root), "/proc/%d/root", (int)p->pid);
 	fd = bzs_debug_find(&f->elf, v->path, p->gone ? NULL : root);
-	if (fd < 0)
+	if (fd < 0) {
+		/* cut short: try again in a later call */
+		f->debug_tried = !bzs_interrupted();
 		return;
+	}
 	if (bzs_elf_load_fd(fd, &dbg) == 0) {
 		if (!f->elf.has_symtab && dbg.has_symtab)
 			bzs_elf_merge_syms(&f->elf, &dbg);
@@ -223,7 +228,7 @@ static void resolve_vdso(blaze_symbolizer *s, struct bzs_proc *p, struct bzs_vma
 		int fd;
 
 		snprintf(path, sizeof(path), "/proc/%d/mem", (int)p->pid);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = bzs_safe_open(path, &(struct bzs_open_opts){ .proc_file = true }, NULL, NULL);
 		if (fd >= 0) {
 			ok = pread(fd, buf, len, (off_t)v->start) == (ssize_t)len;
 			close(fd);
@@ -383,7 +388,8 @@ int bzs_proc_refresh(blaze_symbolizer *s, struct bzs_proc *p, bool eager,
 	char *buf;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->pid);
-	buf = bzs_read_file(path, &len);
+	errno = 0;
+	buf = bzs_read_proc(path, BZS_PROC_MAX, &len);
 	if (!buf) {
 		int err = errno ? errno : EIO;
 
@@ -432,10 +438,12 @@ int bzs_proc_refresh(blaze_symbolizer *s, struct bzs_proc *p, bool eager,
 	p->nvmas = n;
 	p->gone = false;
 	if (eager) {
-		for (size_t i = 0; i < n; i++)
+		/* when interrupted, what is left is loaded by a later call */
+		for (size_t i = 0; i < n && !bzs_interrupted(); i++)
 			bzs_vma_resolve(s, p, &nv[i], o);
 		/* while the process lives, its perf map can be read */
-		bzs_proc_perfmap(p);
+		if (!bzs_interrupted())
+			bzs_proc_perfmap(s, p);
 	}
 	return 0;
 }
@@ -458,7 +466,7 @@ static pid_t ns_pid(pid_t pid)
 	long v = pid;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	buf = bzs_read_file(path, NULL);
+	buf = bzs_read_proc(path, 1 << 16, NULL);
 	if (!buf)
 		return pid;
 	l = strstr(buf, "\nNSpid:");
@@ -478,21 +486,37 @@ static pid_t ns_pid(pid_t pid)
 	return (pid_t)v;
 }
 
-struct bzs_perfmap *bzs_proc_perfmap(struct bzs_proc *p)
+struct bzs_perfmap *bzs_proc_perfmap(blaze_symbolizer *s, struct bzs_proc *p)
 {
-	char path[128];
+	struct bzs_perfmap_src src = { .pid = p->pid, .max_lines = s->pm_max_lines,
+				       .max_bytes = s->pm_max_bytes };
+	char path[64], root[64];
+	struct stat st;
 
 	if (!p->gone) {
 		if (!p->pm_path) {
-			snprintf(path, sizeof(path), "/proc/%d/root/tmp/perf-%d.map", (int)p->pid,
-				 (int)ns_pid(p->pid));
+			/* the owner of /proc/PID is the process's user */
+			snprintf(path, sizeof(path), "/proc/%d", (int)p->pid);
+			if (stat(path, &st))
+				return p->pm;
+			p->pm_owner = st.st_uid;
+			snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)ns_pid(p->pid));
 			p->pm_path = strdup(path);
 		}
-		if (p->pm_path && bzs_perfmap_refresh(&p->pm, p->pm_path) == 0)
+		snprintf(root, sizeof(root), "/proc/%d/root", (int)p->pid);
+		src.root = root;
+		src.path = p->pm_path;
+		src.owner = p->pm_owner;
+		if (p->pm_path && bzs_perfmap_refresh(&p->pm, &src) == 0)
 			return p->pm;
 	}
+	if (!p->pm_path)
+		return p->pm;	/* whose it would be is not known */
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)p->pid);
-	bzs_perfmap_refresh(&p->pm, path);
+	src.root = NULL;
+	src.path = path;
+	src.owner = p->pm_owner;
+	bzs_perfmap_refresh(&p->pm, &src);
 	return p->pm;
 }
 

@@ -12,6 +12,8 @@
 #define DEFAULT_FILE_BUDGET ((size_t)512 << 20)
 #define KALLSYMS_RELOAD_NS (5ull * 1000000000ull)
 #define PERF_MAP_MODULE "[perf-map]"
+#define DEFAULT_PERF_MAP_LINES ((size_t)1000000)
+#define DEFAULT_PERF_MAP_BYTES ((size_t)128 << 20)
 
 static const char VDSO_MODULE[] = "[vdso]";
 
@@ -33,6 +35,22 @@ static bool copy_in(void *dst, size_t dsz, const void *src, size_t tsz)
 	return true;
 }
 
+/* A positive size from the environment, else def */
+static size_t env_size(const char *name, size_t def)
+{
+	const char *v = getenv(name);
+	unsigned long long x;
+	char *end;
+
+	if (!v || !*v || *v == '-')
+		return def;
+	errno = 0;
+	x = strtoull(v, &end, 10);
+	if (errno || *end || x == 0 || x > SIZE_MAX)
+		return def;
+	return (size_t)x;
+}
+
 blaze_symbolizer *blaze_symbolizer_new_opts(const blaze_symbolizer_opts *opts)
 {
 	blaze_symbolizer *s;
@@ -51,6 +69,8 @@ blaze_symbolizer *blaze_symbolizer_new_opts(const blaze_symbolizer_opts *opts)
 	pthread_mutex_init(&s->lock, NULL);
 	s->max_procs = DEFAULT_MAX_PROCS;
 	s->file_mem_budget = DEFAULT_FILE_BUDGET;
+	s->pm_max_lines = env_size("BLAZESYM_SHIM_PERF_MAP_MAX_LINES", DEFAULT_PERF_MAP_LINES);
+	s->pm_max_bytes = env_size("BLAZESYM_SHIM_PERF_MAP_MAX_BYTES", DEFAULT_PERF_MAP_BYTES);
 	bzs_elf_init();
 	bzs_set_err(BLAZE_ERR_OK);
 	return s;
@@ -180,7 +200,7 @@ void blaze_syms_free(const blaze_syms *syms)
 }
 
 /* ---- process ---- */
-static bool perf_lookup(struct bzs_proc *p, const struct bzs_proc_opts *o,
+static bool perf_lookup(blaze_symbolizer *s, struct bzs_proc *p, const struct bzs_proc_opts *o,
 			struct bzs_perfmap **pm, bool *pm_read, uint64_t addr, struct tres *t)
 {
 	const char *name;
@@ -190,7 +210,7 @@ static bool perf_lookup(struct bzs_proc *p, const struct bzs_proc_opts *o,
 		return false;
 	if (!*pm_read) {
 		*pm_read = true;
-		*pm = bzs_proc_perfmap(p);
+		*pm = bzs_proc_perfmap(s, p);
 	}
 	if (!*pm || !bzs_perfmap_lookup(*pm, addr, &name, &start))
 		return false;
@@ -250,7 +270,7 @@ static void sym_cached(blaze_symbolizer *s, struct bzs_proc *p, const struct bzs
 	struct bzs_vma *v = bzs_proc_find(p, addr);
 
 	if (!v) {
-		if (!perf_lookup(p, o, pm, pm_read, addr, t))
+		if (!perf_lookup(s, p, o, pm, pm_read, addr, t))
 			t->reason = p->nvmas ? BLAZE_SYMBOLIZE_REASON_UNMAPPED
 					     : BLAZE_SYMBOLIZE_REASON_IGNORED_ERROR;
 		return;
@@ -267,7 +287,7 @@ static void sym_cached(blaze_symbolizer *s, struct bzs_proc *p, const struct bzs
 		t->module = v->path;
 		break;
 	case BZS_VMA_ANON:
-		if (!perf_lookup(p, o, pm, pm_read, addr, t))
+		if (!perf_lookup(s, p, o, pm, pm_read, addr, t))
 			t->reason = o->perf_map ? BLAZE_SYMBOLIZE_REASON_UNKNOWN_ADDR
 						: BLAZE_SYMBOLIZE_REASON_UNSUPPORTED;
 		return;
@@ -327,9 +347,11 @@ const blaze_syms *blaze_symbolize_process_abs_addrs(blaze_symbolizer *s,
 	o = (struct bzs_proc_opts){ in.debug_syms, in.perf_map, in.no_map_files, in.no_vdso };
 	pid = in.pid ? (pid_t)in.pid : getpid();
 	pthread_mutex_lock(&s->lock);
+	bzs_call_begin(s);
 	p = bzs_proc_get(s, pid, in.image, true);
 	if (!p) {
-		pthread_mutex_unlock(&s->lock);
+		bzs_call_end();
+	pthread_mutex_unlock(&s->lock);
 		free(t);
 		bzs_set_err(BLAZE_ERR_OUT_OF_MEMORY);
 		return NULL;
@@ -345,6 +367,7 @@ const blaze_syms *blaze_symbolize_process_abs_addrs(blaze_symbolizer *s,
 		bzs_proc_drop(s, p);
 	r = build_result(t, n);
 	bzs_caches_flush(s);
+	bzs_call_end();
 	pthread_mutex_unlock(&s->lock);
 	free(t);
 	bzs_set_err(r ? BLAZE_ERR_OK : BLAZE_ERR_OUT_OF_MEMORY);
@@ -364,6 +387,7 @@ blaze_err blaze_symbolize_cache_process(blaze_symbolizer *s, const blaze_cache_s
 		return BLAZE_ERR_INVALID_INPUT;
 	}
 	pthread_mutex_lock(&s->lock);
+	bzs_call_begin(s);
 	p = bzs_proc_capture(s, in.pid ? (pid_t)in.pid : getpid(), in.image);
 	if (!p) {
 		/* a later image is known: this one is no longer there to read */
@@ -382,6 +406,7 @@ blaze_err blaze_symbolize_cache_process(blaze_symbolizer *s, const blaze_cache_s
 			bzs_proc_drop(s, p);
 	}
 	bzs_caches_flush(s);
+	bzs_call_end();
 	pthread_mutex_unlock(&s->lock);
 	bzs_set_err(err);
 	return err;
@@ -448,6 +473,7 @@ const blaze_syms *blaze_symbolize_kernel_abs_addrs(blaze_symbolizer *s,
 	}
 	path = in.kallsyms ? in.kallsyms : "/proc/kallsyms";
 	pthread_mutex_lock(&s->lock);
+	bzs_call_begin(s);
 	if (*path)
 		kc = kcache_get(s, path, false, &old);
 	for (size_t i = 0; i < n; i++) {
@@ -485,8 +511,31 @@ const blaze_syms *blaze_symbolize_kernel_abs_addrs(blaze_symbolizer *s,
 	}
 	r = build_result(t, n);
 	bzs_ksyms_free(old);
+	bzs_call_end();
 	pthread_mutex_unlock(&s->lock);
 	free(t);
 	bzs_set_err(r ? BLAZE_ERR_OK : BLAZE_ERR_OUT_OF_MEMORY);
 	return r;
+}
+
+/* ---- suite extensions: interruption and notices ---- */
+void blaze_symbolizer_set_interrupt(blaze_symbolizer *s, bool (*fn)(void *ctx), void *ctx)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->interrupt = fn;
+	s->interrupt_ctx = ctx;
+	pthread_mutex_unlock(&s->lock);
+}
+
+void blaze_symbolizer_set_notify(blaze_symbolizer *s, void (*fn)(void *ctx, const char *msg),
+				 void *ctx)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->notify = fn;
+	s->notify_ctx = ctx;
+	pthread_mutex_unlock(&s->lock);
 }

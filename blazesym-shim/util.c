@@ -1,12 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* Errors, reason strings and small I/O helpers. */
-#include <errno.h>
-#include <fcntl.h>
+/* Errors, reason strings, the clock. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
-#include <zlib.h>
 
 #include "internal.h"
 
@@ -50,86 +46,6 @@ const char *blaze_symbolize_reason_str(blaze_symbolize_reason reason)
 	case BLAZE_SYMBOLIZE_REASON_IGNORED_ERROR: return "ignored error";
 	}
 	return "unknown reason";
-}
-
-char *bzs_read_fd(int fd, size_t *len)
-{
-	size_t cap = 16384, n = 0;
-	char *buf = malloc(cap + 1);
-
-	if (!buf)
-		return NULL;
-	for (;;) {
-		ssize_t r;
-
-		if (n == cap) {
-			char *nb;
-
-			if (cap > (size_t)1 << 31)
-				goto fail; /* refuse absurd sizes */
-			cap *= 2;
-			nb = realloc(buf, cap + 1);
-			if (!nb)
-				goto fail;
-			buf = nb;
-		}
-		r = read(fd, buf + n, cap - n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
-fail:
-	free(buf);
-	return NULL;
-}
-
-char *bzs_read_file(const char *path, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char *buf;
-	int saved;
-
-	if (fd < 0)
-		return NULL;
-	buf = bzs_read_fd(fd, len);
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return buf;
-}
-
-/* CRC32 as used by .gnu_debuglink (the zlib polynomial) of a whole file. */
-uint32_t bzs_crc32_fd(int fd, bool *ok)
-{
-	unsigned char buf[65536];
-	uLong crc = crc32(0L, Z_NULL, 0);
-	off_t off = 0;
-
-	*ok = false;
-	for (;;) {
-		ssize_t r = pread(fd, buf, sizeof(buf), off);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return 0;
-		}
-		if (r == 0)
-			break;
-		crc = crc32(crc, buf, (uInt)r);
-		off += r;
-	}
-	*ok = true;
-	return (uint32_t)crc;
 }
 
 uint64_t bzs_now_ns(void)

@@ -219,7 +219,7 @@ static bool vdso_range(pid_t pid, uint64_t *start, uint64_t *end)
 	bool found = false;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	buf = bzs_read_file(path, &len);
+	buf = bzs_read_proc(path, BZS_PROC_MAX, &len);
 	if (!buf)
 		return false;
 	e = bzs_maps_parse(buf, len, false, &n, NULL);
@@ -325,7 +325,7 @@ static void test_kallsyms_fixture(blaze_symbolizer *s)
 static void test_kallsyms_real(blaze_symbolizer *s)
 {
 	blaze_symbolize_src_kernel src = { .type_size = sizeof(src) };
-	char *buf = bzs_read_file("/proc/kallsyms", NULL), *l;
+	char *buf = bzs_read_proc("/proc/kallsyms", BZS_PROC_MAX, NULL), *l;
 	unsigned long long addr = 0;
 	const blaze_syms *r;
 	uint64_t a;
