@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -103,6 +104,49 @@ void bpf_env_check(void)
 	if (access(btf, R_OK))
 		die_unsupported("no kernel BTF at %s: needs a kernel built with "
 				"CONFIG_DEBUG_INFO_BTF=y (5.4 or newer)", btf);
+}
+
+static long sysctl_long(const char *path, long def)
+{
+	char buf[32], *end;
+	long v;
+
+	if (read_small_file(path, buf, sizeof(buf)) <= 0)
+		return def;
+	v = strtol(buf, &end, 10);
+	return end == buf ? def : v;
+}
+
+bool kallsyms_hidden(char *why, size_t size)
+{
+	char buf[64];
+	long kr, paranoid;
+	size_t i;
+
+	/* the first line: "ADDR TYPE NAME"; an address of zeros only */
+	if (read_small_file("/proc/kallsyms", buf, sizeof(buf)) <= 0)
+		return false;
+	for (i = 0; buf[i] == '0'; i++)
+		;
+	if (i == 0 || buf[i] != ' ')
+		return false;
+	kr = sysctl_long("/proc/sys/kernel/kptr_restrict", -1);
+	paranoid = sysctl_long("/proc/sys/kernel/perf_event_paranoid", 2);
+	if (kr >= 2)
+		snprintf(why, size, "kernel.kptr_restrict=%ld hides them from every "
+			 "process: set it to 1 (and run with CAP_SYSLOG) or 0", kr);
+	else if (kr == 1)
+		snprintf(why, size, "kernel.kptr_restrict=1 and the tool lacks "
+			 "CAP_SYSLOG: run it with CAP_SYSLOG (as root does), or set "
+			 "kernel.kptr_restrict=0 and kernel.perf_event_paranoid<=1");
+	else if (!has_cap(CAP_SYSLOG) && paranoid > 1)
+		snprintf(why, size, "the tool lacks CAP_SYSLOG (kernel.perf_event_paranoid=%ld): "
+			 "run it with CAP_SYSLOG (as root does), or set "
+			 "kernel.perf_event_paranoid<=1", paranoid);
+	else
+		snprintf(why, size, "/proc/kallsyms shows every address as 0 "
+			 "(kernel.kptr_restrict=%ld): run the tool with CAP_SYSLOG", kr);
+	return true;
 }
 
 int bpf_fail(const char *what, int err)

@@ -39,6 +39,10 @@ void libbpf_setup_logging(void);
  * EXIT_UNSUPPORTED. SUITE_BTF_PATH overrides /sys/kernel/btf/vmlinux
  * (used by tests to simulate a kernel without BTF). */
 void bpf_env_check(void);
+/* Kernel addresses hidden from us (/proc/kallsyms shows every one as 0):
+ * true, with the cause and its fix in why (kernel.kptr_restrict, the
+ * CAP_SYSLOG capability, kernel.perf_event_paranoid) */
+bool kallsyms_hidden(char *why, size_t size);
 
 /* After a failed skeleton load or attach: print what failed, and whether
  * the machine or the user is to blame; returns the exit code to use. */

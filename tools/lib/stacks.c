@@ -7,6 +7,7 @@
 #include "announce.h"
 #include "json.h"
 #include "opts.h"
+#include "run.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,18 @@ struct stacksym {
 	struct intern_ent *strs;
 	size_t strs_cap, strs_n;
 	struct stacksym_stats st;
+	uint64_t capture_until;	/* while capturing during tracing: its deadline */
+	bool capturing;
+	bool slow_said;		/* "still naming frames" said */
+	int khidden;		/* kernel addresses hidden: -1 not known yet */
 };
+
+/* A capture made while tracing (a process announced in the poll
+ * callback) takes at most this long; what it leaves is loaded when the
+ * report needs it */
+#define CAPTURE_MAX_NS 300000000ull
+/* After the stop, naming frames longer than this is said */
+#define REPORT_SLOW_NS 1000000000ull
 
 static uint64_t hash64(uint64_t x)
 {
@@ -136,6 +148,50 @@ static struct name_ent *name_slot(struct stacksym *s, uint32_t pid, uint64_t ima
 	return &s->names[i];
 }
 
+/* The report's frames take long to name: say so once, and how to quit */
+static void say_if_slow(struct stacksym *s)
+{
+	uint64_t now;
+
+	if (s->slow_said || !run_end_ns)
+		return;
+	now = now_ns();
+	if (now - run_end_ns < REPORT_SLOW_NS)
+		return;
+	s->slow_said = true;
+	msg_warn("still naming the frames of the report %.1f s after the stop "
+		 "(Ctrl-C quits without the report)", (now - run_end_ns) / 1e9);
+}
+
+/* A stop asked for while tracing (after it, run_exiting is always set) */
+static bool stop_asked(void)
+{
+	return run_exiting && !run_end_ns;
+}
+
+/* The symbolizer's question during long work: give up now? */
+static bool sym_interrupt(void *ctx)
+{
+	struct stacksym *s = ctx;
+
+	if (s->capturing)
+		return stop_asked() || (s->capture_until && now_ns() > s->capture_until);
+	say_if_slow(s);
+	return false;
+}
+
+/* What the symbolizer left out; names in it come from the target */
+static void sym_notice(void *ctx, const char *msg)
+{
+	char buf[512];
+	size_t i;
+
+	for (i = 0; msg[i] && i + 1 < sizeof(buf); i++)
+		buf[i] = ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f) ? '?' : msg[i];
+	buf[i] = 0;
+	msg_warn("%s", buf);
+}
+
 struct stacksym *stacksym_new(bool code_info)
 {
 	struct stacksym *s = xcalloc(1, sizeof(*s));
@@ -151,6 +207,9 @@ struct stacksym *stacksym_new(bool code_info)
 			 blaze_err_str(blaze_err_last()));
 		exit(EXIT_UNSUPPORTED);
 	}
+	s->khidden = -1;
+	blaze_symbolizer_set_interrupt(s->sym, sym_interrupt, s);
+	blaze_symbolizer_set_notify(s->sym, sym_notice, s);
 	return s;
 }
 
@@ -175,7 +234,13 @@ void stacksym_cache_image(struct stacksym *s, uint32_t pid, uint64_t image)
 		.image = image,
 	};
 
+	/* bounded while tracing, given up once a stop is asked for */
+	if (stop_asked())
+		return;
+	s->capturing = true;
+	s->capture_until = run_start_ns ? now_ns() + CAPTURE_MAX_NS : 0;
 	blaze_symbolize_cache_process(s->sym, &src);
+	s->capturing = false;
 }
 
 void stacksym_cache_pid(struct stacksym *s, uint32_t pid)
@@ -256,6 +321,20 @@ static int finish(struct stacksym *s, bool kernel, const char **out, int len)
 	return n;
 }
 
+/* Are kernel addresses hidden from us?  Checked once, and said once */
+static bool kernel_hidden(struct stacksym *s)
+{
+	char why[256];
+
+	if (s->khidden < 0) {
+		s->khidden = kallsyms_hidden(why, sizeof(why));
+		if (s->khidden)
+			msg_warn("kernel frames cannot be named: /proc/kallsyms shows every "
+				 "address as 0, because %s", why);
+	}
+	return s->khidden;
+}
+
 /* Resolve n addresses (leaf first) into out (root first).  Return
  * addresses (all but the leaf) are looked up at addr - 1, inside the call. */
 static int resolve(struct stacksym *s, uint32_t pid, uint64_t image, const __u64 *ips,
@@ -280,6 +359,7 @@ static int resolve(struct stacksym *s, uint32_t pid, uint64_t image, const __u64
 	}
 	if (!nmiss)
 		return finish(s, kernel, out, len);
+	say_if_slow(s);
 	if (kernel) {
 		blaze_symbolize_src_kernel src = { .type_size = sizeof(src) };
 
@@ -301,7 +381,9 @@ static int resolve(struct stacksym *s, uint32_t pid, uint64_t image, const __u64
 
 		if (r && (size_t)k < r->cnt) {
 			name = sym_name(s, &r->syms[k], kernel);
-			if (!r->syms[k].name && r->syms[k].reason < STACKSYM_REASONS)
+			if (kernel && !r->syms[k].name && kernel_hidden(s))
+				s->st.kernel_hidden++;
+			else if (!r->syms[k].name && r->syms[k].reason < STACKSYM_REASONS)
 				s->st.reasons[r->syms[k].reason]++;
 		} else {
 			name = intern(s, "[unknown]");
@@ -382,6 +464,8 @@ void stacksym_json_stats(struct json *j, const struct stacksym *s)
 	for (int r = 1; r < STACKSYM_REASONS; r++)
 		if (s->st.reasons[r])
 			json_kv_u64(j, blaze_symbolize_reason_str(r), s->st.reasons[r]);
+	if (s->st.kernel_hidden)
+		json_kv_u64(j, STACKSYM_KERNEL_HIDDEN, s->st.kernel_hidden);
 	json_obj_end(j);
 	json_obj_end(j);
 }
@@ -398,9 +482,10 @@ void stacksym_report(const struct stacksym *s)
 			 (unsigned long long)st->user_module_only,
 			 (unsigned long long)st->user_unknown);
 	if (st->kernel_unknown)
-		msg_warn("%llu of %llu kernel frames had no symbol",
+		msg_warn("%llu of %llu kernel frames had no symbol%s",
 			 (unsigned long long)st->kernel_unknown,
-			 (unsigned long long)st->kernel_frames);
+			 (unsigned long long)st->kernel_frames,
+			 st->kernel_hidden ? " (kernel addresses hidden, see above)" : "");
 	if (st->user_unknown || st->user_module_only || st->kernel_unknown) {
 		char buf[512];
 		size_t off = 0;
@@ -414,6 +499,10 @@ void stacksym_report(const struct stacksym *s)
 			if (off >= sizeof(buf))
 				break;
 		}
+		if (st->kernel_hidden && off < sizeof(buf))
+			off += snprintf(buf + off, sizeof(buf) - off, "%s%llu %s", off ? ", " : "",
+					(unsigned long long)st->kernel_hidden,
+					STACKSYM_KERNEL_HIDDEN);
 		if (off)
 			msg_warn("failed look-ups by reason: %s", buf);
 	}

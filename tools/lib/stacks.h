@@ -18,7 +18,9 @@ struct stacksym;
 
 struct stacksym *stacksym_new(bool code_info);
 void stacksym_free(struct stacksym *s);
-/* Capture what is needed to name PID's frames after it exits */
+/* Capture what is needed to name PID's frames after it exits.  While
+ * tracing, a capture is bounded (what it leaves is loaded when the report
+ * needs it) and gives up when a stop is asked for (run_exiting). */
 void stacksym_cache_pid(struct stacksym *s, uint32_t pid);
 /* The same for one image of PID: image is the kernel's task->self_exec_id
  * (changed by every exec; 0: not known).  A new image gets its own
@@ -49,7 +51,12 @@ struct stacksym_stats {
 	/* failed look-ups by the symbolizer's reason code
 	 * (blaze_symbolize_reason: unmapped, missing symbols, ...) */
 	uint64_t reasons[STACKSYM_REASONS];
+	/* failed kernel look-ups because kernel addresses are hidden
+	 * (kernel.kptr_restrict, no CAP_SYSLOG): counted apart, under
+	 * the reason STACKSYM_KERNEL_HIDDEN */
+	uint64_t kernel_hidden;
 };
+#define STACKSYM_KERNEL_HIDDEN "kernel addresses hidden"
 void stacksym_stats(const struct stacksym *s, struct stacksym_stats *st);
 /* Those counts as the JSON object every stack tool reports under
  * "frames": {"user","user_unknown","user_module_only","kernel",
