@@ -34,11 +34,18 @@ static const char *debug_dirs(void)
 static int open_candidate(const char *root, const char *path, struct stat *st)
 {
 	const struct bzs_open_opts o = { .root = root, .max_size = BZS_ELF_MAX, .min_size = 52 };
+	static __thread dev_t last_dev;
+	static __thread ino_t last_ino;
 	const char *why;
 	int fd = bzs_safe_open(path, &o, st, &why);
 
-	if (fd < 0 && why)
-		bzs_notify("debug file %s%s skipped: %s", root ? root : "", path, why);
+	/* seen from the process's root, then from ours: said once */
+	if (fd < 0 && why && !(st->st_dev == last_dev && st->st_ino == last_ino)) {
+		last_dev = st->st_dev;
+		last_ino = st->st_ino;
+		bzs_notify("debug file %s%s%s skipped: %s", path, root ? " in the root " : "",
+			   root ? root : "", why);
+	}
 	return fd;
 }
 

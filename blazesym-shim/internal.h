@@ -57,7 +57,7 @@ struct bzs_open_opts {
 /* Open path read-only, non-blocking, as a regular file that passes o's
  * checks (made on the open descriptor).  The fd, or -1 with errno set and,
  * when a file was there but refused, *why saying why (why may be NULL).
- * st: its fstat. */
+ * st: its fstat (also when refused, once fstat could be made). */
 int bzs_safe_open(const char *path, const struct bzs_open_opts *o, struct stat *st,
 		  const char **why);
 /* Read fd from its current offset: at most max bytes, for at most max_ns
@@ -209,6 +209,7 @@ struct bzs_perfmap_src {
 	uid_t owner;		/* the file must be owned by this user or root */
 	pid_t pid;		/* for messages */
 	size_t max_lines, max_bytes;
+	bool *refused_said;	/* a refusal said already (once per process) */
 };
 /* 0 on success; reads again when the file changed since the last call. */
 int bzs_perfmap_refresh(struct bzs_perfmap **pm, const struct bzs_perfmap_src *src);
@@ -261,6 +262,7 @@ struct bzs_proc {
 	struct bzs_perfmap *pm;
 	char *pm_path;		/* in the process's root; set once its owner is known */
 	uid_t pm_owner;		/* the process's user */
+	bool pm_refused_said;
 	uint64_t last_use;
 	struct bzs_proc *next;
 };

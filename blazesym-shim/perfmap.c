@@ -287,7 +287,7 @@ int bzs_perfmap_refresh(struct bzs_perfmap **pmp, const struct bzs_perfmap_src *
 
 	fd = bzs_safe_open(src->path, &o, &st, &why);
 	if (fd < 0) {
-		if (why)
+		if (why && !*src->refused_said && (*src->refused_said = true))
 			bzs_notify("perf map of pid %d (%s) not read: %s", (int)src->pid,
 				   src->path, why);
 		return -1;

@@ -489,7 +489,8 @@ static pid_t ns_pid(pid_t pid)
 struct bzs_perfmap *bzs_proc_perfmap(blaze_symbolizer *s, struct bzs_proc *p)
 {
 	struct bzs_perfmap_src src = { .pid = p->pid, .max_lines = s->pm_max_lines,
-				       .max_bytes = s->pm_max_bytes };
+				       .max_bytes = s->pm_max_bytes,
+				       .refused_said = &p->pm_refused_said };
 	char path[64], root[64];
 	struct stat st;
 

@@ -163,6 +163,8 @@ int bzs_safe_open(const char *path, const struct bzs_open_opts *o, struct stat *
 		close(pfd);
 		return -1;
 	}
+	if (stp)
+		*stp = st;	/* (also when refused) */
 	if (!S_ISREG(st.st_mode))
 		*why = "not a regular file";
 	else if (o->max_size && (uint64_t)st.st_size > o->max_size)
