@@ -278,7 +278,7 @@ rootcaps=(setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all,+bpf,+
 # the tools must be reachable by nobody: a copy in a world-readable place
 CB=$(mktemp -d /tmp/suite-caps.XXXXXX)
 chmod 755 "$CB"
-for t in offcputime wakers pfwatch syswatch; do cp "$BIN/$t" "$CB/"; done
+for t in offcputime wakers pfwatch syswatch schedsilence hitmtop; do cp "$BIN/$t" "$CB/"; done
 trap 'rm_instances; _cleanup; rm -f "${PERF_MAPS[@]}"; rm -rf "$CB"' EXIT
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 if [ "$paranoid" -le 1 ] && [ "$(cat /proc/sys/kernel/kptr_restrict)" = 0 ]; then
@@ -308,6 +308,16 @@ else
 			check_ge "$how: $run: JSON frames.failed_lookups counts the hidden addresses" \
 				"$(json_get "$T/o" "d['frames']['failed_lookups'].get('kernel addresses hidden', 0)")" 1
 		done
+	done
+	# the two tools without user stacks run too
+	for how in caps rootcaps; do
+		if [ "$how" = caps ]; then pre=("${caps[@]}"); else pre=("${rootcaps[@]}"); fi
+		timed 30 "$T/o" "$T/e" "${pre[@]}" "$CB/schedsilence" -C 1 -d 1 -j
+		if [ "$RC" = 1 ] && json_ok "$T/o"; then pass "$how: schedsilence -C 1 -d 1 -j: runs (exit 1: not silent)"
+		else fail "$how: schedsilence: exit $RC"; sed 's/^/#   /' "$T/e" | head -3; fi
+		timed 30 "$T/o" "$T/e" "${pre[@]}" env HITMTOP_TEST_SOFTWARE_EVENT=1 "$CB/hitmtop" -d 1 -j
+		if [ "$RC" = 0 ] && json_ok "$T/o"; then pass "$how: hitmtop -d 1 -j (software event): runs"
+		else fail "$how: hitmtop: exit $RC"; sed 's/^/#   /' "$T/e" | head -3; fi
 	done
 	# the same run as root keeps its kernel names, and says nothing
 	timed 30 "$T/o" "$T/e" "$BIN/offcputime" -p "$V" -d 1 -j
