@@ -256,6 +256,16 @@ void blaze_symbolizer_set_interrupt(blaze_symbolizer *symbolizer, bool (*fn)(voi
  * At most 16 per symbolizer.  Called with the symbolizer's lock held. */
 void blaze_symbolizer_set_notify(blaze_symbolizer *symbolizer,
 				 void (*fn)(void *ctx, const char *msg), void *ctx);
+/* For other readers of a process's files (the suite's DWARF unwinder):
+ * open the ELF file at path (in our mount namespace) as the symbolizer
+ * opens a mapped file: read-only, non-blocking, checked on the descriptor
+ * to be a regular file on a real filesystem.  An fd, or -1. */
+int blaze_open_elf_file(const char *path);
+/* The separate debug file of the ELF file at path, found and opened as
+ * the symbolizer does (build id, then .gnu_debuglink with its CRC; see
+ * BLAZESYM_SHIM_DEBUG_DIRS), safely.  An fd, or -1. */
+int blaze_open_debug_file(const char *path, const unsigned char *build_id, size_t build_id_len,
+			  const char *debuglink, uint32_t debuglink_crc);
 #ifdef __cplusplus
 }
 #endif

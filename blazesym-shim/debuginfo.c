@@ -138,6 +138,30 @@ int bzs_debug_find(const struct bzs_elf *e, const char *path, const char *root)
 	return -1;
 }
 
+int blaze_open_elf_file(const char *path)
+{
+	const struct bzs_open_opts o = { .max_size = BZS_ELF_MAX, .min_size = 52 };
+
+	return path ? bzs_safe_open(path, &o, NULL, NULL) : -1;
+}
+
+int blaze_open_debug_file(const char *path, const unsigned char *build_id, size_t build_id_len,
+			  const char *debuglink, uint32_t debuglink_crc)
+{
+	struct bzs_elf e;
+	int fd;
+
+	memset(&e, 0, sizeof(e));
+	if (build_id && build_id_len <= sizeof(e.build_id)) {
+		memcpy(e.build_id, build_id, build_id_len);
+		e.build_id_len = build_id_len;
+	}
+	e.debuglink = (char *)(uintptr_t)debuglink;
+	e.debuglink_crc = debuglink_crc;
+	fd = bzs_debug_find(&e, path, NULL);
+	return fd;
+}
+
 struct bzs_dwarf {
 	Dwarf *dw;
 	int fd;

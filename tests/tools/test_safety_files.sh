@@ -94,6 +94,9 @@ check_grep "debuglink FIFO: offcputime says the debug file is skipped" \
 	'debug file .*offcpu_blocker\.debug.* skipped: not a regular file' "$T/e"
 timed 15 "$T/o" "$T/e" "$BIN/offcputime" -d 2 -f
 check_run "debuglink FIFO: offcputime system-wide finishes -d 2 and reports" 7 '^ocpu_blocker;.*;\[offcpu_blocker\];'
+# --dwarf: libdw looks for the debug file too (for .debug_frame)
+timed 15 "$T/o" "$T/e" "$BIN/offcputime" --dwarf -p "$V" -d 2 -f
+check_run "debuglink FIFO: offcputime --dwarf -p finishes -d 2 and reports" 7 '^ocpu_blocker;.*;\[offcpu_blocker\];'
 
 stripped wakers_target
 start_cmd "$D/wakers_target" futex 100000000

@@ -7,6 +7,7 @@
 #include "dwarf.h"
 #include "common.h"
 #include "opts.h"
+#include "blazesym.h"
 
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
@@ -51,11 +52,43 @@ struct dwunw {
 	struct pending *pend[PENDING_BUCKETS];
 };
 
+/* The files of a process are opened as the symbolizer opens them
+ * (blazesym.h: non-blocking, a regular file checked on the descriptor), so
+ * that a FIFO named by a debuglink or put in place of a mapped file cannot
+ * hold the tool.  Deleted files and the vDSO are libdwfl's (from memory). */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr base,
+		    char **file_name, Elf **elfp)
+{
+	size_t len = strlen(name);
+	int fd;
+
+	if (name[0] != '/' || (len > 10 && !strcmp(name + len - 10, " (deleted)")))
+		return dwfl_linux_proc_find_elf(mod, userdata, name, base, file_name, elfp);
+	fd = blaze_open_elf_file(name);
+	if (fd < 0)
+		return -1;
+	*file_name = strdup(name);
+	*elfp = NULL;
+	return fd;
+}
+
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  Dwarf_Addr base, const char *file_name, const char *debuglink,
+			  GElf_Word crc, char **debuginfo_file_name)
+{
+	const unsigned char *id = NULL;
+	GElf_Addr id_vaddr;
+	int n = dwfl_module_build_id(mod, &id, &id_vaddr);
+
+	return blaze_open_debug_file(file_name ? file_name : modname, id, n > 0 ? (size_t)n : 0,
+				     debuglink, crc);
+}
+
 static char *debuginfo_path;
 
 static const Dwfl_Callbacks proc_callbacks = {
-	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_elf = find_elf,
+	.find_debuginfo = find_debuginfo,
 	.debuginfo_path = &debuginfo_path,
 };
 
