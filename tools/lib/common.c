@@ -307,7 +307,7 @@ uint64_t boottime_ns(void)
 
 int read_small_file(const char *path, char *buf, size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0)

@@ -45,7 +45,7 @@ struct stacksym {
 /* A capture made while tracing (a process announced in the poll
  * callback) takes at most this long; what it leaves is loaded when the
  * report needs it */
-#define CAPTURE_MAX_NS 300000000ull
+#define CAPTURE_MAX_NS 1000000000ull
 /* After the stop, naming frames longer than this is said */
 #define REPORT_SLOW_NS 1000000000ull
 
