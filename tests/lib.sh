@@ -88,12 +88,20 @@ tool_cmd() {
 # start_wl NAME ARGS...: starts a workload in the background; its pid
 # (printed on its first line) is left in $WL_PID.
 start_wl() {
-	local name=$1 out; shift
+	local name=$1; shift
+	start_cmd "$WL/$name" "$@"
+}
+
+# start_cmd CMD ARGS...: the same for any command that prints a pid first
+# (a workload run through a wrapper that execs it)
+start_cmd() {
+	local out
 	out=$(mktemp "$T/wl.XXXXXX")
-	"$WL/$name" "$@" >"$out" 2>&1 &
+	"$@" >"$out" 2>&1 &
 	local p=$! i
 	WL_PIDS+=("$p")
-	for i in $(seq 1 200); do
+	# (up to 5 s: starting is slow when the machine is busy)
+	for i in $(seq 1 500); do
 		[ -s "$out" ] && break
 		sleep 0.01
 	done

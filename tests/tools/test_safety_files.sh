@@ -45,21 +45,6 @@ stripped() {
 	mkfifo "$D/$1.debug"
 }
 
-# start_cmd CMD...: like start_wl, for any command (prints the pid first)
-start_cmd() {
-	local out p i
-	out=$(mktemp "$T/wl.XXXXXX")
-	"$@" >"$out" 2>&1 &
-	p=$!
-	WL_PIDS+=("$p")
-	for i in $(seq 1 300); do
-		[ -s "$out" ] && break
-		sleep 0.01
-	done
-	WL_PID=$(head -1 "$out")
-	WL_OUT=$out
-}
-
 # with_perf_map KIND CMD...: make /tmp/perf-PID.map (PID: the command's,
 # as exec keeps it) as KIND, then exec CMD: "sparse" a 4 GiB sparse file,
 # "fifo" a symlink to a FIFO, "lines N" N valid lines
