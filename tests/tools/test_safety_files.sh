@@ -157,6 +157,7 @@ else
 	timed 15 "$T/o" "$T/e" "$BIN/syswatch" --slower-than 2 -d 2 -j
 	check_run "perf map -> trace_pipe: syswatch --slower-than -j system-wide finishes -d 2" 7 'nanosleep'
 	tp_wl "$WL/wakers_target" futex 100000000
+	case $WL_PID in ''|*[!0-9]*) fail "perf map -> trace_pipe: second workload: $WL_PID" ;; esac
 	timed 15 "$T/o" "$T/e" "$BIN/wakers" -d 2 -f
 	check_run "perf map -> trace_pipe: wakers system-wide finishes -d 2" 7 'wakers_poke_target'
 	kill "$V" "$WL_PID" 2>/dev/null
@@ -253,6 +254,32 @@ busy_stop "stop while busy: wakers system-wide" "$BIN/wakers" -f
 kill "$V3" 2>/dev/null
 busy_stop "stop while busy: pfwatch -p" "$BIN/pfwatch" -p "$V1" -f
 kill "$V1" "$V2" 2>/dev/null
+
+# After the stop, a report that takes long to name its frames says so, and
+# a Ctrl-C then quits at once.  jit_blocker's leaf frame is in anonymous
+# memory, so the report reads its perf map (4 GiB sparse, the byte limit
+# raised to 8 GiB: a read of 2 s, the time bound)
+perf_map_wl sparse "$WL/jit_blocker" 100000 50
+V=$WL_PID
+: >"$T/e"
+env BLAZESYM_SHIM_PERF_MAP_MAX_BYTES=8589934592 "$BIN/offcputime" -p "$V" -d 1 -f >"$T/o" 2>"$T/e" &
+p=$!
+if wait_line "$T/e" 'still naming the frames of the report [0-9.]+ s after the stop'; then
+	pass "slow report: said on stderr"
+	t0=$(date +%s.%N)
+	kill -INT "$p"
+	for i in $(seq 1 300); do kill -0 "$p" 2>/dev/null || break; sleep 0.01; done
+	SECS=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+	kill -KILL "$p" 2>/dev/null
+	wait "$p"; RC=$?
+	if [ "$RC" = 130 ] && under "$SECS" 0.5; then pass "slow report: a Ctrl-C quits at once (exit 130 after $SECS s)"
+	else fail "slow report: a Ctrl-C quits at once (exit $RC after $SECS s, want 130 within 0.5 s)"; fi
+else
+	fail "slow report: nothing said on stderr"; sed 's/^/#   /' "$T/e" | head -4
+	kill -KILL "$p" 2>/dev/null
+	wait "$p"
+fi
+kill "$V" 2>/dev/null
 
 # ---- 6. only CAP_BPF and CAP_PERFMON: kernel addresses are hidden
 # (/proc/kallsyms shows 0 without CAP_SYSLOG when perf_event_paranoid > 1)
