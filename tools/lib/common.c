@@ -119,16 +119,28 @@ static long sysctl_long(const char *path, long def)
 
 bool kallsyms_hidden(char *why, size_t size)
 {
-	char buf[64];
+	char buf[4096], *p;
 	long kr, paranoid;
-	size_t i;
+	int lines = 0;
 
-	/* the first line: "ADDR TYPE NAME"; an address of zeros only */
+	/* "ADDR TYPE NAME" lines: hidden when every address of the first
+	 * ones is 0 (per-CPU symbols come first on some kernels, the first
+	 * of them at 0 even when shown) */
 	if (read_small_file("/proc/kallsyms", buf, sizeof(buf)) <= 0)
 		return false;
-	for (i = 0; buf[i] == '0'; i++)
-		;
-	if (i == 0 || buf[i] != ' ')
+	for (p = buf; *p; lines++) {
+		size_t zeros = strspn(p, "0");
+
+		if (!p[zeros])
+			break;		/* the line cut by the buffer */
+		if (!zeros || p[zeros] != ' ')
+			return false;	/* an address that is not 0 */
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	if (lines < 2)
 		return false;
 	kr = sysctl_long("/proc/sys/kernel/kptr_restrict", -1);
 	paranoid = sysctl_long("/proc/sys/kernel/perf_event_paranoid", 2);
