@@ -2,10 +2,11 @@
 # (docs/RELIABILITY.md, "Hostile files of traced processes"): a debuglink
 # naming a FIFO, a perf map that is a symlink to a FIFO or to tracefs's
 # trace_pipe, a 4 GiB sparse perf map, the perf map limits, a stop asked
-# for while the symbolizer is busy, and runs with only CAP_BPF and
-# CAP_PERFMON (kernel addresses hidden: said and counted).
+# for while the symbolizer is busy, a slow report (said, and a Ctrl-C
+# quits), and runs with only CAP_BPF and CAP_PERFMON (kernel addresses
+# hidden: said and counted).
 # offcputime, wakers, pfwatch and syswatch --slower-than, -p and
-# system-wide.
+# system-wide; needs GNU time (scripts/deps.sh) for the peak RSS.
 TIME=/usr/bin/time
 D=$T/dl
 mkdir -p "$D"
@@ -62,7 +63,7 @@ EOF
 chmod +x "$T/with_perf_map"
 export TMPD=$T
 PERF_MAPS=()
-perf_map_wl() {	# perf_map_wl KIND [N] -- WORKLOAD ARGS...: start it, $WL_PID
+perf_map_wl() {	# perf_map_wl KIND [N] WORKLOAD ARGS...: start it, $WL_PID
 	start_cmd "$T/with_perf_map" "$@"
 	PERF_MAPS+=("/tmp/perf-$WL_PID.map")
 }
