@@ -135,10 +135,18 @@ tp_wl() {
 }
 # the trace instances outlive the namespaces: removed at the end
 rm_instances() {
+	local p
 	[ ${#INSTANCES[@]} = 0 ] && return
+	for p in "${WL_PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+	wait 2>/dev/null
 	mkdir -p "$T/tfs-rm"
 	unshare -m --propagation private sh -c 'mount -t tracefs nodev "$0" || exit
-		for i; do rmdir "$0/instances/$i"; done' "$T/tfs-rm" "${INSTANCES[@]}" 2>/dev/null
+		for i; do
+			for n in 1 2 3 4 5 6 7 8 9 10; do
+				[ -d "$0/instances/$i" ] || break
+				rmdir "$0/instances/$i" 2>/dev/null || sleep 0.2
+			done
+		done' "$T/tfs-rm" "${INSTANCES[@]}"
 }
 trap 'rm_instances; _cleanup; rm -f "${PERF_MAPS[@]}"' EXIT
 tp_wl "$WL/offcpu_blocker" 1000 50 0
