@@ -74,8 +74,8 @@ static int open_buildid(const struct bzs_elf *e, const char *root, const char *d
 	return fd;
 }
 
-static int open_debuglink(const struct bzs_elf *e, const char *fmt, const char *root,
-			  const char *a, size_t alen, const char *b, size_t blen)
+static int open_debuglink(const struct bzs_elf *e, uint64_t deadline, const char *fmt,
+			  const char *root, const char *a, size_t alen, const char *b, size_t blen)
 {
 	char path[PATH_MAX];
 	struct stat st;
@@ -88,7 +88,7 @@ static int open_debuglink(const struct bzs_elf *e, const char *fmt, const char *
 	fd = open_candidate(root, path, &st);
 	if (fd < 0)
 		return -1;
-	if (!bzs_crc32_fd(fd, (uint64_t)st.st_size, &crc) || crc != e->debuglink_crc) {
+	if (!bzs_crc32_fd(fd, (uint64_t)st.st_size, deadline, &crc) || crc != e->debuglink_crc) {
 		close(fd);
 		return -1;
 	}
@@ -99,6 +99,8 @@ int bzs_debug_find(const struct bzs_elf *e, const char *path, const char *root)
 {
 	const char *roots[2] = { root, NULL };
 	const char *dirs = debug_dirs(), *slash;
+	/* every candidate may be a huge file to checksum: one budget for all */
+	uint64_t deadline = bzs_now_ns() + BZS_CRC_NS;
 	size_t fdirlen = 0;
 	int fd;
 
@@ -120,17 +122,19 @@ int bzs_debug_find(const struct bzs_elf *e, const char *path, const char *root)
 		}
 		if (!e->debuglink || strchr(e->debuglink, '/') || !path)
 			continue;
-		if ((fd = open_debuglink(e, "%.*s%.*s/%s", r, path, fdirlen, "", 0)) >= 0)
+		fd = open_debuglink(e, deadline, "%.*s%.*s/%s", r, path, fdirlen, "", 0);
+		if (fd >= 0)
 			return fd;
-		if ((fd = open_debuglink(e, "%.*s%.*s/.debug/%s", r, path, fdirlen, "", 0)) >= 0)
+		fd = open_debuglink(e, deadline, "%.*s%.*s/.debug/%s", r, path, fdirlen, "", 0);
+		if (fd >= 0)
 			return fd;
 		for (const char *d = dirs; *d;) {
 			size_t dlen = strcspn(d, ":");
 
 			if (bzs_interrupted())
 				return -1;
-			if (dlen && (fd = open_debuglink(e, "%.*s%.*s/%s", r, d, dlen, path,
-							 fdirlen)) >= 0)
+			if (dlen && (fd = open_debuglink(e, deadline, "%.*s%.*s/%s", r, d, dlen,
+							 path, fdirlen)) >= 0)
 				return fd;
 			d += dlen + (d[dlen] == ':');
 		}

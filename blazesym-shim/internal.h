@@ -42,7 +42,8 @@ uint64_t bzs_now_ns(void);
 #define BZS_NOTE_MAX	((uint64_t)1 << 16)	/* a note or .gnu_debuglink section */
 #define BZS_PROC_MAX	((size_t)256 << 20)	/* /proc/PID/maps, /proc/kallsyms */
 #define BZS_READ_NS	(2ull * 1000000000ull)	/* to read one file */
-#define BZS_CRC_NS	(5ull * 1000000000ull)	/* to checksum a debug file */
+#define BZS_CRC_NS	(5ull * 1000000000ull)	/* to checksum the debug file
+							 * candidates of one file */
 #define BZS_NOTICES_MAX	16			/* notices per symbolizer */
 
 struct bzs_open_opts {
@@ -67,8 +68,8 @@ char *bzs_read_bounded(int fd, size_t max, uint64_t max_ns, size_t *len, bool *t
 /* A whole /proc file (at most max bytes, else NULL with errno EFBIG). */
 char *bzs_read_proc(const char *path, size_t max, size_t *len);
 /* CRC32 (the .gnu_debuglink one) of the first size bytes of fd; false
- * when it could not be read whole in time. */
-bool bzs_crc32_fd(int fd, uint64_t size, uint32_t *crc);
+ * when it could not be read whole before deadline (bzs_now_ns()). */
+bool bzs_crc32_fd(int fd, uint64_t size, uint64_t deadline, uint32_t *crc);
 /* The API call in progress, for the two below (set with the lock held) */
 void bzs_call_begin(blaze_symbolizer *s);
 void bzs_call_end(void);

@@ -278,10 +278,10 @@ char *bzs_read_proc(const char *path, size_t max, size_t *len)
 }
 
 /* CRC32 as used by .gnu_debuglink (the zlib polynomial) of a whole file,
- * size bytes long (as fstat said); false when cut short. */
-bool bzs_crc32_fd(int fd, uint64_t size, uint32_t *out)
+ * size bytes long (as fstat said); false when cut short (by the deadline,
+ * on the clock of bzs_now_ns(), or an interruption). */
+bool bzs_crc32_fd(int fd, uint64_t size, uint64_t deadline, uint32_t *out)
 {
-	uint64_t deadline = bzs_now_ns() + BZS_CRC_NS;
 	unsigned char buf[65536];
 	uLong crc = crc32(0L, Z_NULL, 0);
 	uint64_t off = 0;
