@@ -92,8 +92,6 @@ enum run_end run_loop(const struct run_opts *o)
 		}
 	}
 	run_end_ns = now_ns();
-	/* from now on (the report), a Ctrl-C quits at once */
-	run_exiting = 1;
 	return end;
 }
 

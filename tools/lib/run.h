@@ -32,9 +32,7 @@ struct run_opts {
 	bool streaming;
 };
 
-/* SIGINT/SIGTERM handlers (first sets run_exiting, second _exit(130);
- * run_loop() sets run_exiting when it ends, so during the report the
- * first one quits at once),
+/* SIGINT/SIGTERM handlers (first sets run_exiting, second _exit(130)),
  * and SIGPIPE ignored so a closed stdout ends output quietly (see
  * output.h). */
 void run_install_signals(void);

@@ -161,9 +161,11 @@ static void say_if_slow(struct stacksym *s)
 	s->slow_said = true;
 	msg_warn("still naming the frames of the report %.1f s after the stop "
 		 "(Ctrl-C quits without the report)", (now - run_end_ns) / 1e9);
+	/* as said: the next SIGINT or SIGTERM ends the tool at once */
+	run_exiting = 1;
 }
 
-/* A stop asked for while tracing (after it, run_exiting is always set) */
+/* A stop asked for while tracing (not a signal during the report) */
 static bool stop_asked(void)
 {
 	return run_exiting && !run_end_ns;
