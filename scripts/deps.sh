@@ -4,7 +4,7 @@
 #   scripts/deps.sh          build + test dependencies
 #   scripts/deps.sh --bench  also the tools `make bench` compares against
 set -eu
-pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev libdw-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev python3 binutils elfutils man-db time"
+pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev libdw-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev python3 binutils elfutils man-db time strace"
 if [ "${1:-}" = "--bench" ]; then
 	pkgs="$pkgs libbpf-tools bpftrace linux-perf"
 fi
