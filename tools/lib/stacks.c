@@ -182,16 +182,11 @@ static bool sym_interrupt(void *ctx)
 	return false;
 }
 
-/* What the symbolizer left out; names in it come from the target */
+/* What the symbolizer left out; the paths in it come from the target,
+ * and msg_warn() escapes the whole message (tools/lib/escape.c) */
 static void sym_notice(void *ctx, const char *msg)
 {
-	char buf[512];
-	size_t i;
-
-	for (i = 0; msg[i] && i + 1 < sizeof(buf); i++)
-		buf[i] = ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f) ? '?' : msg[i];
-	buf[i] = 0;
-	msg_warn("%s", buf);
+	msg_warn("%s", msg);
 }
 
 struct stacksym *stacksym_new(bool code_info)
