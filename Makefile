@@ -1,6 +1,9 @@
-# One pattern chain per tool:
-#   bpf/X.bpf.c -> build/bpf/X.bpf.o -> build/X.skel.h -> tools/X.c -> ./X
-# Every tools/X.c that has a bpf/X.bpf.c is a tool; nothing to list by hand.
+# One chain per tool, each tool a folder:
+#   bpf/X.bpf.c -> build/bpf/X.bpf.o -> build/X.skel.h
+#   tools/X/X.c (main) + build/libX.a (tools/X/*.c, the modules only X uses)
+#     + build/libsuite.a (tools/lib/*.c, blazesym-shim/*.c) -> ./X
+# Every tools/X/ that has a bpf/X.bpf.c is a tool; nothing to list by hand.
+# A unit test tests/unit/test_X_*.c of a tool X links build/libX.a.
 # `make V=1` shows the commands; `make SANITIZE=1` builds user space with
 # ASan+UBSan; `make STATIC=1` links libbpf, libelf and zlib statically.
 
@@ -22,7 +25,7 @@ Q = @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-TOOLS     := $(sort $(patsubst tools/%.c,%,$(wildcard tools/*.c)))
+TOOLS     := $(sort $(patsubst tools/%/,%,$(wildcard tools/*/)))
 TOOLS     := $(filter $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c)),$(TOOLS))
 LIB_SRCS  := $(wildcard tools/lib/*.c) $(wildcard blazesym-shim/*.c)
 LIB_OBJS  := $(patsubst %.c,$(OUT)/obj/%.o,$(LIB_SRCS))
@@ -32,7 +35,7 @@ WL_SRCS   := $(wildcard tests/workloads/*.c)
 WORKLOADS := $(patsubst tests/workloads/%.c,$(OUT)/workloads/%,$(WL_SRCS))
 
 CFLAGS   ?= -O2 -g
-CFLAGS   += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+CFLAGS   += -Wall -Wextra -Wmissing-prototypes -Wno-unused-parameter -Wno-missing-field-initializers \
 	    -std=gnu11 -D_GNU_SOURCE -DSUITE_VERSION='"$(VERSION)"' \
 	    -Itools/lib -Iblazesym-shim -Ibpf -I$(OUT)
 DEPFLAGS  = -MMD -MP
@@ -66,16 +69,12 @@ $(TOOLS:%=$(OUT)/%.skel.h): $(OUT)/%.skel.h: $(OUT)/bpf/%.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 
-$(TOOLS:%=$(OUT)/obj/tools/%.o): $(OUT)/obj/tools/%.o: tools/%.c $(OUT)/%.skel.h | $(OUT)/obj/tools
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
-
 $(OUT)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-# Syscall names (tools/lib/syscalls.c), generated from the system's kernel
+# Syscall names (tools/syswatch/syscalls.c), generated from the system's kernel
 # headers for x86_64 and arm64 by scripts/gen_syscalls.sh: never typed by hand.
 SYSCALL_HDRS := $(wildcard /usr/include/x86_64-linux-gnu/asm/unistd_64.h \
 	/usr/include/asm-generic/unistd.h /usr/include/aarch64-linux-gnu/asm/unistd.h \
@@ -84,13 +83,23 @@ $(OUT)/syscall_names.h: scripts/gen_syscalls.sh $(SYSCALL_HDRS)
 	@mkdir -p $(@D)
 	$(call msg,GEN,$@)
 	$(Q)CPP="$(CC) -E" scripts/gen_syscalls.sh $@
-$(OUT)/obj/tools/lib/syscalls.o: $(OUT)/syscall_names.h
+$(OUT)/obj/tools/syswatch/syscalls.o: $(OUT)/syscall_names.h
 
 $(OUT)/libsuite.a: $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BINS): $(BINDIR)/%: $(OUT)/obj/tools/%.o $(OUT)/libsuite.a
+# A tool: its main object, its own archive, then the shared one
+define TOOL_RULES
+$(OUT)/lib$(1).a: $$(patsubst %.c,$(OUT)/obj/%.o,$$(filter-out tools/$(1)/$(1).c,$$(wildcard tools/$(1)/*.c)))
+	$$(call msg,AR,$$@)
+	$$(Q)rm -f $$@ && ar rcs $$@ $$^
+$(OUT)/obj/tools/$(1)/$(1).o: $(OUT)/$(1).skel.h
+$(BINDIR)/$(1): $(OUT)/obj/tools/$(1)/$(1).o $(OUT)/lib$(1).a $(OUT)/libsuite.a
+endef
+$(foreach t,$(TOOLS),$(eval $(call TOOL_RULES,$(t))))
+
+$(BINS):
 	$(call msg,LINK,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
@@ -110,9 +119,14 @@ test-asan: asan
 		SANITIZER_LOGS=$(CURDIR)/build-asan/logs \
 		BUILD=$(CURDIR)/build-asan BIN=$(CURDIR)/build-asan/bin tests/run.sh
 
-$(OUT)/tests/%: tests/unit/%.c $(OUT)/libsuite.a | $(OUT)/tests
+# the tool a unit test belongs to: test_hitmtop_model -> hitmtop; none for
+# the tests of shared modules (test_json)
+unit_tool = $(firstword $(filter $(TOOLS),$(subst _, ,$(patsubst test_%,%,$(1)))))
+.SECONDEXPANSION:
+$(OUT)/tests/%: tests/unit/%.c $$(if $$(call unit_tool,$$*),$(OUT)/lib$$(call unit_tool,$$*).a) $(OUT)/libsuite.a | $(OUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -Itests/unit $< $(OUT)/libsuite.a $(LDFLAGS) $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -Itests/unit $(if $(call unit_tool,$*),-Itools/$(call unit_tool,$*)) \
+		$< $(filter %.a,$^) $(LDFLAGS) $(LDLIBS) -o $@
 
 # Workloads keep frame pointers so that every tool sees whole user stacks;
 # nofp_* ones are built without, for the --dwarf tests.
@@ -127,7 +141,7 @@ $(OUT)/workloads/%: tests/workloads/%.c | $(OUT)/workloads
 workloads: $(WORKLOADS)
 unit: $(UNITS)
 
-$(OUT)/bpf $(OUT)/obj/tools $(OUT)/tests $(OUT)/workloads:
+$(OUT)/bpf $(OUT)/tests $(OUT)/workloads:
 	$(Q)mkdir -p $@
 
 deps:

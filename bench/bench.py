@@ -12,6 +12,15 @@ jobs of a shared machine), the tracer's own peak RSS (VmHWM) and CPU time
 time until attached, and a separate test of the time to print the final
 report of a trace with ~10,000 unique stacks.
 
+The kernel's own accounting (BPF run-time statistics, switched on for
+the whole run) gives a second, steadier measure: the run time and run
+count of every BPF program the tracer holds, read just before and just
+after each window, hence nanoseconds of BPF per event of the workload's
+hook, next to the same figure for the peer tool and for the floor (an
+almost empty program on the same hook, bench/floor/).  And a test of
+stacks lost: offcputime and its peer on 10,000 and 100,000 distinct
+call paths with default options, paths reported against paths run.
+
 The workload is started stopped (SIGSTOP before exec), the tracer is
 started and waited for until attached, then the workload is continued:
 the measured window never includes the tracer's start-up or its report.
@@ -20,6 +29,7 @@ Every tracer is stopped with SIGINT and waited for.
 Run through bench/run.sh (make bench), which builds the workloads.
 """
 import argparse
+import ctypes
 import datetime
 import json
 import os
@@ -55,7 +65,12 @@ BT_PGFAULT = "software:page-faults:1 /pid == {pid}/ { @[ustack] = count(); }"
 
 # ---------------------------------------------------------------------------
 # Workloads: argv ({secs}: window length, {loops}: perf bench loops, set by
-# a calibration run), the regex of the throughput it prints, its unit.
+# a calibration run), the regex of the throughput it prints, its unit, the
+# hooks whose runs are its events (a regex over the hook names of
+# bpf_programs(): ns per event divides the run time of all of a tracer's
+# programs by the runs on these hooks, or by the workload's own events,
+# see bpf_per_event()), what one event is, and how many of them one
+# operation makes (a round trip is two context switches).
 PERF_OPS = r"(\d+) ops/sec"
 OWN_OPS = r"ops_per_sec: ([0-9.]+) ops: (\d+)"
 # The two ping-pong workloads are pinned to CPU 0: left free, the scheduler
@@ -66,61 +81,91 @@ OWN_OPS = r"ops_per_sec: ([0-9.]+) ops: (\d+)"
 # schedsilence's watch.
 WORKLOADS = {
     "pipe": dict(argv="taskset -c 0 perf bench sched pipe -T -l {loops}", ops=PERF_OPS,
-                 unit="round trips/s", desc="perf bench sched pipe -T, two threads "
+                 unit="round trips/s", hooks=r"^sched_switch$", event="context switch",
+                 per_op=2, desc="perf bench sched pipe -T, two threads "
                  "of one process (-p covers both) pinned to CPU 0"),
     "syscall": dict(argv=WLBIN + "/syscall_loop {secs}", ops=OWN_OPS,
-                    unit="calls/s", desc="getppid() loop (bench/workloads/syscall_loop.c)"),
+                    unit="calls/s", hooks=r"^sys_enter$", event="system call", per_op=1,
+                    desc="getppid() loop (bench/workloads/syscall_loop.c)"),
     "fault": dict(argv=WLBIN + "/fault_loop {secs} 64", ops=OWN_OPS,
-                  unit="faults/s", desc="map 64 pages, touch each, unmap "
+                  unit="faults/s", hooks=r"page.fault|^perf event$", event="page fault",
+                  per_op=1,
+                  desc="map 64 pages, touch each, unmap "
                   "(bench/workloads/fault_loop.c)"),
     "futex": dict(argv="taskset -c 0 " + WLBIN + "/futex_pingpong {secs}", ops=OWN_OPS,
-                  unit="round trips/s", desc="two threads pinned to CPU 0 hand a token "
+                  unit="round trips/s", hooks=r"^sched_switch$", event="context switch",
+                  per_op=2, desc="two threads pinned to CPU 0 hand a token "
                   "through one futex word (bench/workloads/futex_pingpong.c)"),
 }
 
 # ---------------------------------------------------------------------------
 # The rows.  Adding a tool is one line here:
-#   (workload, label, command, goal)
+#   (workload, label, command, goal[, peer])
 # command: a string (split like a shell would) or an argv list; {pid} is
 # the workload's PID, {other} the PID of an idle process (a filtered tool
 # watching someone else).  goal: the minimum ratio the tool's issue asks
-# for, or None.  A row whose program does not exist is skipped ("skipped:
-# not built").  A tracer counts as attached when it prints a line matching
-# READY on stderr, or else when its BPF link and perf event file
-# descriptors have stopped changing for ATTACH_SETTLE seconds.
+# for, or None.  peer: the label of the row (same workload) that the
+# tool's ns per event is compared with.  A row whose program does not
+# exist is skipped ("skipped: not built").  A tracer counts as attached
+# when it prints a line matching READY on stderr, or else when its BPF
+# link and perf event file descriptors have stopped changing for
+# ATTACH_SETTLE seconds.
 LBT = "/usr/sbin/"
+FLOOR = "build/bench/floor"
+LOC = "libbpf-tools offcputime"
+LWT = "libbpf-tools wakeuptime -p PID"
 ROWS = [
-    ("pipe", "offcputime", "./offcputime", 0.90),
-    ("pipe", "offcputime -p PID", "./offcputime -p {pid}", None),
-    ("pipe", "offcputime -p OTHER", "./offcputime -p {other}", 0.98),
-    ("pipe", "libbpf-tools offcputime", LBT + "offcputime", None),
-    ("pipe", "libbpf-tools offcputime -p PID", LBT + "offcputime -p {pid}", None),
-    ("pipe", "libbpf-tools offcputime -p OTHER", LBT + "offcputime -p {other}", None),
+    ("pipe", "offcputime", "./offcputime", 0.90, LOC),
+    ("pipe", "offcputime -m 1000", "./offcputime -m 1000", None, LOC + " -m 1000"),
+    ("pipe", "offcputime -p PID", "./offcputime -p {pid}", None, LOC + " -p PID"),
+    ("pipe", "offcputime -p OTHER", "./offcputime -p {other}", 0.98, LOC + " -p OTHER"),
+    ("pipe", LOC, LBT + "offcputime", None),
+    ("pipe", LOC + " -m 1000", LBT + "offcputime -m 1000", None),
+    ("pipe", LOC + " -p PID", LBT + "offcputime -p {pid}", None),
+    ("pipe", LOC + " -p OTHER", LBT + "offcputime -p {other}", None),
     ("pipe", "bpftrace off-CPU one-liner", ["bpftrace", "-e", BT_OFFCPU], None),
-    ("pipe", "libbpf-tools wakeuptime -p PID", LBT + "wakeuptime -p {pid}", None),
-    ("pipe", "wakers -p PID", "./wakers -p {pid}", 0.85),
+    ("pipe", LWT, LBT + "wakeuptime -p {pid}", None),
+    ("pipe", "wakers -p PID", "./wakers -p {pid}", 0.85, LWT),
     ("pipe", "wakers -p OTHER", "./wakers -p {other}", 0.98),
     ("pipe", "schedsilence -C 1", "./schedsilence -C 1", 0.98),
+    ("pipe", "floor: sched_switch", FLOOR + " sched_switch", None),
     ("syscall", "libbpf-tools syscount -L -p PID", LBT + "syscount -L -p {pid}", None),
     ("syscall", "libbpf-tools syscount -L -p OTHER", LBT + "syscount -L -p {other}", None),
     ("syscall", "bpftrace syscall-latency one-liner, PID", ["bpftrace", "-e", BT_SYSLAT], None),
     ("syscall", "bpftrace syscall-latency one-liner, OTHER",
      ["bpftrace", "-e", BT_SYSLAT.replace("{pid}", "{other}")], None),
-    ("syscall", "syswatch -p PID", "./syswatch -p {pid}", 0.90),
-    ("syscall", "syswatch -p OTHER", "./syswatch -p {other}", 0.98),
+    ("syscall", "syswatch -p PID", "./syswatch -p {pid}", 0.90,
+     "libbpf-tools syscount -L -p PID"),
+    ("syscall", "syswatch -p OTHER", "./syswatch -p {other}", 0.98,
+     "libbpf-tools syscount -L -p OTHER"),
+    ("syscall", "floor: sys_enter + sys_exit", FLOOR + " syscalls", None),
     ("fault", "bpftrace page-fault one-liner, PID", ["bpftrace", "-e", BT_PGFAULT], None),
     ("fault", "bpftrace page-fault one-liner, OTHER",
      ["bpftrace", "-e", BT_PGFAULT.replace("{pid}", "{other}")], None),
-    ("fault", "pfwatch -p PID", "./pfwatch -p {pid}", None),
-    ("fault", "pfwatch --dwarf -p PID", "./pfwatch --dwarf -p {pid}", None),
-    ("fault", "pfwatch -p OTHER", "./pfwatch -p {other}", 0.97),
-    ("futex", "offcputime -p PID", "./offcputime -p {pid}", None),
-    ("futex", "offcputime --dwarf -p PID", "./offcputime --dwarf -p {pid}", None),
-    ("futex", "libbpf-tools offcputime -p PID", LBT + "offcputime -p {pid}", None),
-    ("futex", "libbpf-tools wakeuptime -p PID", LBT + "wakeuptime -p {pid}", None),
-    ("futex", "wakers -p PID", "./wakers -p {pid}", None),
-    ("futex", "wakers --dwarf -p PID", "./wakers --dwarf -p {pid}", None),
+    ("fault", "pfwatch -p PID", "./pfwatch -p {pid}", None, "bpftrace page-fault one-liner, PID"),
+    ("fault", "pfwatch --dwarf -p PID", "./pfwatch --dwarf -p {pid}", None,
+     "bpftrace page-fault one-liner, PID"),
+    ("fault", "pfwatch -p OTHER", "./pfwatch -p {other}", 0.97,
+     "bpftrace page-fault one-liner, OTHER"),
+    ("fault", "floor: page-faults perf event, PID", FLOOR + " page-faults {pid}", None),
+    ("fault", "floor: page_fault_user tracepoint", FLOOR + " page_fault_user", None),
+    ("futex", "offcputime -p PID", "./offcputime -p {pid}", None, LOC + " -p PID"),
+    ("futex", "offcputime --dwarf -p PID", "./offcputime --dwarf -p {pid}", None,
+     LOC + " -p PID"),
+    ("futex", LOC + " -p PID", LBT + "offcputime -p {pid}", None),
+    ("futex", LWT, LBT + "wakeuptime -p {pid}", None),
+    ("futex", "wakers -p PID", "./wakers -p {pid}", None, LWT),
+    ("futex", "wakers --dwarf -p PID", "./wakers --dwarf -p {pid}", None, LWT),
+    ("futex", "floor: sched_switch", FLOOR + " sched_switch", None),
 ]
+# The floor of each workload's ns per event: the row whose program does
+# the least a program on that hook can do (bench/floor/floor.bpf.c).  On
+# the fault workload the tracers' programs are perf_event programs on the
+# page-faults software event, so that is the floor; the page_fault_user
+# tracepoint row shows what the same program costs on the tracepoint.
+FLOORS = {"pipe": "floor: sched_switch", "futex": "floor: sched_switch",
+          "syscall": "floor: sys_enter + sys_exit",
+          "fault": "floor: page-faults perf event, PID"}
 
 # The report-time test: offcputime on stacks10k (10,000 distinct paths),
 # both with room for them (a stack map of 131072 buckets keeps the stacks
@@ -130,6 +175,14 @@ STACKS_ROWS = [
     ("libbpf-tools offcputime", LBT + "offcputime -p {pid} --stack-storage-size 131072"),
 ]
 STACKS_LEAF = "stk_leaf"
+STACKS_STEP = re.compile(r"\bstk_step(\d)\b")
+# The stacks-lost test: the same tools with their default options on
+# 10^LEVELS distinct paths, one run each (a count, not a time).
+LOST_ROWS = [
+    ("offcputime", "./offcputime -p {pid}"),
+    (LOC, LBT + "offcputime -p {pid}"),
+]
+LOST_LEVELS = (4, 5)
 
 READY = re.compile(r"\btracing\b", re.I)
 # Programs that print a line (stdout or stderr) just before they attach:
@@ -278,6 +331,203 @@ def attach_fds(pid):
     return n
 
 
+# ---------------------------------------------------------------------------
+# The kernel's accounting of BPF programs
+
+
+class BpfStats:
+    """Keeps the kernel's run-time statistics of BPF programs (run_time_ns,
+    run_cnt) on while the bench runs.  BPF_ENABLE_STATS turns on the same
+    switch as kernel.bpf_stats_enabled=1, counted by reference and turned
+    off again when its fd is closed (also when the bench is killed), so it
+    neither needs restoring nor turns off the statistics of anyone else
+    who set the sysctl meanwhile.  Where the call is refused the sysctl is
+    set instead, and its old value written back at the end."""
+    SYSCTL = "/proc/sys/kernel/bpf_stats_enabled"
+    SYS_BPF = {"x86_64": 321, "aarch64": 280}
+    BPF_ENABLE_STATS, BPF_STATS_RUN_TIME = 32, 0
+
+    def __init__(self):
+        self.fd, self.old, self.how = None, None, None
+
+    def enable(self):
+        nr = self.SYS_BPF.get(platform.machine())
+        if nr is not None:
+            libc = ctypes.CDLL(None, use_errno=True)
+            attr = ctypes.c_uint32(self.BPF_STATS_RUN_TIME)
+            fd = libc.syscall(ctypes.c_long(nr), ctypes.c_int(self.BPF_ENABLE_STATS),
+                              ctypes.byref(attr), ctypes.c_uint(4))
+            if fd >= 0:
+                os.set_inheritable(fd, False)	# the tracers must not hold it
+                self.fd, self.how = fd, "BPF_ENABLE_STATS"
+                return self.how
+        try:
+            with open(self.SYSCTL) as f:
+                self.old = f.read().strip()
+            if self.old != "1":
+                with open(self.SYSCTL, "w") as f:
+                    f.write("1\n")
+            self.how = "kernel.bpf_stats_enabled=1"
+        except OSError as e:
+            self.old = None
+            self.how = None
+            raise RuntimeError(f"cannot turn on BPF run-time statistics: {e}")
+        return self.how
+
+    def disable(self):
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+        elif self.old is not None and self.old != "1":
+            try:
+                with open(self.SYSCTL, "w") as f:
+                    f.write(self.old + "\n")
+            except OSError:
+                pass
+            self.old = None
+
+
+def fdinfo(pid, fd):
+    """The key: value lines of /proc/PID/fdinfo/FD as a dict of strings."""
+    out = {}
+    try:
+        with open(f"/proc/{pid}/fdinfo/{fd}") as f:
+            for line in f:
+                k, _, v = line.partition(":")
+                out[k.strip()] = v.strip()
+    except OSError:
+        pass
+    return out
+
+
+PERF_SW = {2: "software:page-faults", 5: "software:page-faults-min",
+           6: "software:page-faults-maj"}
+
+
+def bpf_programs(pid):
+    """The BPF programs process pid holds: {prog_id: {"fd": FD or None,
+    "type": prog_type, "hook": name}}, only its own (found through its
+    file descriptors).  The hook comes from the fdinfo of its link (the
+    tracepoint name of raw_tracepoint, tp_btf and perf tracepoint links;
+    type and config of perf event links), or else from bpftool perf show
+    (tracepoints attached with PERF_EVENT_IOC_SET_BPF, as bpftrace does);
+    a perf_event program attached to a non-tracepoint event without a
+    link is "perf event", and a program attached to nothing is "none"."""
+    progs, hooks, perf_fds = {}, {}, False
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return {}
+    for fd in fds:
+        try:
+            link = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if link == "anon_inode:bpf-prog":
+            i = fdinfo(pid, fd)
+            if "prog_id" in i:
+                progs[int(i["prog_id"])] = {"fd": fd, "type": int(i.get("prog_type", -1))}
+        elif link == "anon_inode:bpf_link":
+            i = fdinfo(pid, fd)
+            if "prog_id" not in i:
+                continue
+            if "tp_name" in i:
+                hook = i["tp_name"]
+            elif i.get("type") == "1" and i.get("config", "").isdigit():
+                hook = PERF_SW.get(int(i["config"]), "software:" + i["config"])
+            elif "type" in i:
+                hook = f"perf {i['type']}:{i.get('config', '?')}"
+            else:
+                hook = i.get("link_type", "link")
+            hooks.setdefault(int(i["prog_id"]), hook)
+        elif link == "anon_inode:[perf_event]":
+            perf_fds = True
+    for i in [i for i in hooks if i not in progs]:
+        progs[i] = {"fd": None, "type": -1}
+    if perf_fds and any(p not in hooks for p in progs):
+        try:
+            r = subprocess.run(["bpftool", "-j", "perf", "show"], capture_output=True,
+                               text=True, timeout=20)
+            for e in json.loads(r.stdout or "[]"):
+                if e.get("pid") == pid and e.get("prog_id") in progs:
+                    hooks.setdefault(e["prog_id"], e.get("tracepoint") or
+                                     e.get("func") or e.get("fd_type", "perf"))
+        except (OSError, subprocess.SubprocessError, ValueError):
+            pass
+    for i, p in progs.items():
+        p["hook"] = hooks.get(i) or ("perf event" if p["type"] == 7 else "none")
+    return progs
+
+
+def bpf_sample(pid, progs):
+    """{prog_id: (run_time_ns, run_cnt)} now, from the fdinfo of the
+    process's program fds (bpftool prog show for a program it holds only
+    through a link)."""
+    out = {}
+    for i, p in progs.items():
+        if p["fd"] is not None:
+            f = fdinfo(pid, p["fd"])
+            if "run_cnt" in f:
+                out[i] = (int(f["run_time_ns"]), int(f["run_cnt"]))
+                continue
+        try:
+            r = subprocess.run(["bpftool", "-j", "prog", "show", "id", str(i)],
+                               capture_output=True, text=True, timeout=10)
+            j = json.loads(r.stdout or "{}")
+            out[i] = (int(j.get("run_time_ns", 0)), int(j.get("run_cnt", 0)))
+        except (OSError, subprocess.SubprocessError, ValueError):
+            pass
+    return out
+
+
+def bpf_cost(progs, before, after, hooks_re):
+    """The BPF cost of one window: per hook, its programs' runs and run
+    time; events, the runs on the workload's hooks (a hook several programs
+    share counts its busiest program's runs once); ns, the run time of all
+    the programs; ns_per_event = ns / events (bpf_per_event() may divide
+    by the workload's own events instead); and the hot program (the one
+    with the most run time) and its ns per run."""
+    per_hook, hot = {}, None
+    for i, p in progs.items():
+        if i not in before or i not in after:
+            continue
+        ns = after[i][0] - before[i][0]
+        runs = after[i][1] - before[i][1]
+        h = per_hook.setdefault(p["hook"], {"hook": p["hook"], "programs": 0, "runs": 0,
+                                            "max_runs": 0, "ns": 0})
+        h["programs"] += 1
+        h["runs"] += runs
+        h["max_runs"] = max(h["max_runs"], runs)
+        h["ns"] += ns
+        if runs and (hot is None or ns > hot[0]):
+            hot = (ns, runs, p["hook"])
+    rx = re.compile(hooks_re)
+    events = sum(h["max_runs"] for h in per_hook.values() if rx.search(h["hook"]))
+    ns = sum(h["ns"] for h in per_hook.values())
+    out = {"hooks": sorted(per_hook.values(), key=lambda h: -h["ns"]), "events": events,
+           "ns": ns, "ns_per_event": ns / events if events else None}
+    if hot:
+        out.update(hot_hook=hot[2], hot_ns_per_run=hot[0] / hot[1])
+    return out
+
+
+def bpf_per_event(b, workload_events, filtered):
+    """Sets ns_per_event of a window's cost b.  A tracer that follows the
+    workload's PID runs its programs on other processes' events too, but
+    only to reject them, and on a shared machine those can outnumber the
+    workload's: its ns per event divides by the workload's own events
+    (its operations times the events one makes), charging it the filter's
+    cost of the others.  A system-wide tracer, or one watching another
+    process, divides by the events its programs saw."""
+    b["workload_events"] = workload_events
+    b["ns_per_event_seen"] = b["ns_per_event"]
+    if filtered:
+        b["per"] = "the workload's events"
+        b["ns_per_event"] = b["ns"] / workload_events if workload_events else None
+    else:
+        b["per"] = "events seen"
+
+
 def first_line(path):
     try:
         with open(path, errors="replace") as f:
@@ -390,9 +640,14 @@ class Bench:
                 argv = subst(tracer, pid=wl.pid, other=self.other)
                 tr = Proc(argv, self.path("tr.out"), self.path("tr.err"))
                 info = {"startup_s": wait_attached(tr)}
+                progs = bpf_programs(tr.pid)
+                before = bpf_sample(tr.pid, progs)
             wl.signal(signal.SIGCONT)
             if not wl.wait(self.args.secs * 20 + 30):
                 raise RuntimeError("workload did not finish")
+            if tr:
+                info["bpf"] = bpf_cost(progs, before, bpf_sample(tr.pid, progs),
+                                       WORKLOADS[name]["hooks"])
             if wl.rc != 0:
                 raise RuntimeError(f"workload exited {wl.rc}: {first_line(wl.err)}")
             with open(wl.out, errors="replace") as f:
@@ -403,6 +658,9 @@ class Bench:
             cpu = wl.rusage.ru_utime + wl.rusage.ru_stime
             res = {"ops": float(m.group(1)),
                    "ops_per_cpu_s": total / cpu if cpu > 0 else None}
+            if tr:
+                bpf_per_event(info["bpf"], total * WORKLOADS[name]["per_op"],
+                              any("{pid}" in a for a in tracer))
             if tr:
                 res.update(info)
                 res.update(self.stop_tracer(tr))
@@ -490,6 +748,7 @@ def run_overhead(b, rows, log):
                 e0, e1 = before["ops_per_cpu_s"], after["ops_per_cpu_s"]
                 if e0 and e1 and info["ops_per_cpu_s"]:
                     info["cpu_ratio"] = info["ops_per_cpu_s"] / ((e0 + e1) / 2)
+                info["round"] = rnd
                 r["runs"].append(info)
                 before = after
             log(f"  round {rnd}/{b.args.rounds} {n}: untraced median "
@@ -532,10 +791,69 @@ def summarize_row(r):
     return out
 
 
+def ns_per_event(run):
+    b = run.get("bpf")
+    return b["ns_per_event"] if b else None
+
+
+def paired_ratios(runs, other):
+    """ns per event of runs over other's, round by round (both rows ran
+    in the same round, a few seconds apart): median, min, max, count."""
+    theirs = {x["round"]: ns_per_event(x) for x in other}
+    rs = [ns_per_event(x) / theirs[x["round"]] for x in runs
+          if ns_per_event(x) and theirs.get(x["round"])]
+    if not rs:
+        return None
+    return {"median": med(rs), "min": min(rs), "max": max(rs), "rounds": len(rs)}
+
+
+def summarize_bpf(r, by_label, floor):
+    """The kernel-accounting summary of row r: ns per event over the
+    rounds, the hot program, and the ratios to the peer's and the floor's
+    ns per event."""
+    xs = [x["bpf"] for x in r["runs"] if x.get("bpf")]
+    if not xs:
+        return None
+    npe = [b["ns_per_event"] for b in xs if b["ns_per_event"] is not None]
+    hot = [b["hot_ns_per_run"] for b in xs if "hot_ns_per_run" in b]
+    hot_hooks = [b["hot_hook"] for b in xs if "hot_hook" in b]
+    hooks = {}
+    for b in xs:
+        for h in b["hooks"]:
+            o = hooks.setdefault(h["hook"], {"hook": h["hook"], "programs": 0, "ns": 0})
+            o["programs"] = max(o["programs"], h["programs"])
+            o["ns"] += h["ns"]
+    total = sum(h["ns"] for h in hooks.values())
+    for h in hooks.values():
+        h["share"] = h.pop("ns") / total if total else 0.0
+    out = {"event": WORKLOADS[r["workload"]]["event"], "per": xs[0].get("per"),
+           "hooks": sorted(hooks.values(), key=lambda h: -h["share"]),
+           "events": med([b["events"] for b in xs]),
+           "workload_events": med([b.get("workload_events") for b in xs]),
+           "ns_per_event": med(npe), "ns_per_event_min": min(npe, default=None),
+           "ns_per_event_max": max(npe, default=None), "ns_per_event_runs": npe,
+           "hot_hook": max(set(hot_hooks), key=hot_hooks.count) if hot_hooks else None,
+           "hot_ns_per_run": med(hot), "hot_ns_per_run_min": min(hot, default=None),
+           "hot_ns_per_run_max": max(hot, default=None)}
+    for key, lab in (("peer", r.get("peer")), ("floor", floor)):
+        if lab and lab != r["label"] and lab in by_label:
+            out[key] = lab
+            out["vs_" + key] = paired_ratios(r["runs"], by_label[lab]["runs"])
+    return out
+
+
 def summarize_workload(n, rows, untraced):
     ops = [u["ops"] for u in untraced]
     eff = [u["ops_per_cpu_s"] for u in untraced if u["ops_per_cpu_s"]]
     m, me = med(ops), med(eff)
+    by_label = {r["label"]: r for r in rows}
+    summaries = [summarize_row(r) for r in rows]
+    for r, o in zip(rows, summaries):
+        b = summarize_bpf(r, by_label, FLOORS.get(n))
+        if b:
+            o["bpf"] = b
+        if r.get("peer"):
+            o["peer"] = r["peer"]
     return {"desc": WORKLOADS[n]["desc"], "unit": WORKLOADS[n]["unit"],
             "argv": WORKLOADS[n]["argv"].replace(WLBIN + "/", "build/bench/"),
             "untraced_ops": ops, "untraced_ops_per_cpu_s": eff,
@@ -544,7 +862,7 @@ def summarize_workload(n, rows, untraced):
             "spread_max": max(ops) / m if ops else None,
             "cpu_spread_min": min(eff) / me if eff else None,
             "cpu_spread_max": max(eff) / me if eff else None,
-            "rows": [summarize_row(r) for r in rows]}
+            "rows": summaries}
 
 
 def run_stacks(b, log):
@@ -562,7 +880,7 @@ def run_stacks(b, log):
                 errors[lab] = "skipped: not built"
                 continue
             try:
-                res[lab].append(stacks_once(b, argv))
+                res[lab].append(stacks_once(b, argv, 4))
             except RuntimeError as e:
                 errors[lab] = "failed: " + str(e)
                 log(f"  stacks {lab}: FAILED: {e}")
@@ -576,6 +894,7 @@ def run_stacks(b, log):
             o.update(status="ok", report_s=med(t), report_min_s=min(t),
                      report_max_s=max(t),
                      stacks=med([x["stacks"] for x in runs]),
+                     paths=med([x["paths"] for x in runs]),
                      output_bytes=med([x["bytes"] for x in runs]),
                      peak_rss_mb=med([x["maxrss_kb"] for x in runs]) / 1024,
                      cpu_s=med([x["cpu_s"] for x in runs]),
@@ -585,8 +904,50 @@ def run_stacks(b, log):
     return out
 
 
-def stacks_once(b, argv):
-    wl = Proc([os.path.join(WLBIN, "stacks10k"), "4"], b.path("st.out"),
+def run_lost(b, log):
+    """Paths reported of 10^LEVELS distinct paths, default options."""
+    out = []
+    for levels in LOST_LEVELS:
+        for lab, cmd in LOST_ROWS:
+            argv = row_argv(cmd)
+            o = {"tracer": lab, "command": " ".join(argv), "paths_run": 10 ** levels,
+                 "workload": f"build/bench/stacks10k {levels}"}
+            if row_missing(argv):
+                o["status"] = "skipped: not built"
+            else:
+                log(f"  stacks lost: {lab} on {10 ** levels} paths")
+                try:
+                    x = stacks_once(b, argv, levels)
+                    o.update(status="ok", paths=x["paths"], entries=x["stacks"],
+                             lost_line=x["lost"], report_s=x["report_s"],
+                             peak_rss_mb=x["maxrss_kb"] / 1024)
+                except RuntimeError as e:
+                    o["status"] = "failed: " + str(e)
+                    log(f"  stacks lost {lab}: FAILED: {e}")
+            out.append(o)
+    return out
+
+
+def count_paths(text, levels):
+    """The distinct stacks10k call paths a report shows whole: entries
+    (blocks separated by blank lines) holding stk_leaf and exactly levels
+    stk_stepN frames, in either order (leaf first or root first).  A
+    path's number is its step digits, the outermost one the units."""
+    paths = set()
+    for entry in re.split(r"\n[ \t]*\n", text):
+        if STACKS_LEAF not in entry:
+            continue
+        steps = STACKS_STEP.findall(entry)
+        if len(steps) != levels:
+            continue
+        if entry.index(STACKS_LEAF) < entry.index("stk_step"):
+            steps.reverse()
+        paths.add(sum(int(d) * 10 ** i for i, d in enumerate(steps)))
+    return len(paths)
+
+
+def stacks_once(b, argv, levels):
+    wl = Proc([os.path.join(WLBIN, "stacks10k"), str(levels)], b.path("st.out"),
               b.path("st.err"), stopped=True)
     tr = None
     try:
@@ -594,7 +955,7 @@ def stacks_once(b, argv):
                   b.path("tr.err"))
         info = {"startup_s": wait_attached(tr)}
         wl.signal(signal.SIGCONT)
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 120 * 10 ** (levels - 4)
         while True:
             with open(wl.out) as f:
                 if "done" in f.read():
@@ -607,13 +968,14 @@ def stacks_once(b, argv):
         with open(tr.out, errors="replace") as f:
             text = f.read()
         info["stacks"] = text.count(STACKS_LEAF)
+        info["paths"] = count_paths(text, levels)
         info["bytes"] = len(text.encode())
         with open(tr.err, errors="replace") as f:
             lost = [line.strip() for line in f if re.search(r"lost|missed", line, re.I)
                     and not line.strip().startswith("[Missed")]
             f.seek(0)
             text += f.read()
-        info["lost"] = lost[0] if lost else ""
+        info["lost"] = "; ".join(lost)
         # libbpf-tools counts nothing: every stack it could not store is
         # merged into one entry per thread marked [Missed User Stack]
         for kind in ("User", "Kernel"):
@@ -723,6 +1085,66 @@ def stacks_rows(summary):
     return head, rows
 
 
+def bpf_rows(summary):
+    """(header, rows) of the ns-per-event table."""
+    head = ["workload", "tracer", "hooks (programs)", "events seen", "the workload's",
+            "per", "ns per event", "min-max", "hot program: hook, ns per run",
+            "vs peer", "min-max", "peer", "vs floor", "min-max"]
+    rows = []
+
+    def ratio(b, key):
+        r = b.get("vs_" + key)
+        if not r:
+            return ["-", ""]
+        return [f"{r['median']:.2f}", span(r["min"], r["max"])]
+
+    for w, res in summary["workloads"].items():
+        for r in res["rows"]:
+            b = r.get("bpf")
+            if not b:
+                if r["status"] != "ok":
+                    st = r["status"] if len(r["status"]) <= 72 else r["status"][:69] + "..."
+                    rows.append([w, r["tracer"], st] + [""] * 11)
+                continue
+            hooks = ", ".join(h["hook"] + (f" ({h['programs']})" if h["programs"] > 1 else "")
+                              for h in b["hooks"][:3] if h is b["hooks"][0] or
+                              h["share"] >= 0.01) or "no program"
+            more = len(b["hooks"]) - hooks.count(",") - 1
+            if b["hooks"] and more > 0:
+                hooks += f" +{more} more"
+            if b["ns_per_event"] is None:
+                rows.append([w, r["tracer"], hooks, fmt(b["events"], ".0f"),
+                             fmt(b["workload_events"], ".0f"), "",
+                             f"no {b['event']} seen by its programs"] + [""] * 7)
+                continue
+            hot = ""
+            if b["hot_hook"]:
+                hot = (f"{b['hot_hook']}, {b['hot_ns_per_run']:.0f} "
+                       f"({b['hot_ns_per_run_min']:.0f}-{b['hot_ns_per_run_max']:.0f})")
+            rows.append([w, r["tracer"], hooks, fmt(b["events"], ".0f"),
+                         fmt(b["workload_events"], ".0f"),
+                         "workload" if b["per"] == "the workload's events" else "seen",
+                         f"{b['ns_per_event']:.0f}",
+                         f"{b['ns_per_event_min']:.0f}-{b['ns_per_event_max']:.0f}", hot]
+                        + ratio(b, "peer") + [b.get("peer", "")] + ratio(b, "floor"))
+    return head, rows
+
+
+def lost_rows(summary):
+    head = ["paths run", "tracer", "paths reported", "entries with the leaf",
+            "lost (its own count)", "report s", "peak RSS MB"]
+    rows = []
+    for s in summary["lost"]:
+        if s["status"] != "ok":
+            rows.append([f"{s['paths_run']}", s["tracer"], s["status"]] + [""] * 4)
+            continue
+        rows.append([f"{s['paths_run']}", s["tracer"],
+                     f"{s['paths']} ({100 * s['paths'] / s['paths_run']:.1f}%)",
+                     f"{s['entries']}", s["lost_line"] or "none reported",
+                     f"{s['report_s']:.3f}", f"{s['peak_rss_mb']:.1f}"])
+    return head, rows
+
+
 def text_table(head, rows):
     w = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
     lines = ["  ".join(str(x).ljust(n) for x, n in zip(head, w)).rstrip()]
@@ -764,11 +1186,42 @@ def markdown(summary):
         "Workloads: " + "; ".join(f"{n}: {w['desc']}" for n, w in WORKLOADS.items()
                                   if n in summary["workloads"]) + ".",
         "",
-        "Final report with ~10,000 unique stacks (bench/workloads/stacks10k.c: "
-        "10,000 distinct call paths, each blocking once; report s = SIGINT until exit):",
-        "",
-        md_table(*stacks_rows(summary)),
     ]
+    if any(r.get("bpf") for res in summary["workloads"].values() for r in res["rows"]):
+        lines += [
+            "",
+            "ns per event (kernel accounting): run time of all the tracer's BPF programs "
+            f"over the window ({summary['bpf_stats'] or 'statistics off'}: run_time_ns "
+            "and run_cnt of each program it holds, before and after) divided by the runs on "
+            "the workload's hook (one context switch, system call or page fault); median "
+            "and min-max over the rounds, the hot program (most run time) and its ns per "
+            "run, and the ratio of ns per event to the peer's and to the floor's (an "
+            "almost empty program on the same hook, bench/floor/), round by round. "
+            "per: a tracer that follows the workload's PID is divided by the workload's "
+            "own events (its programs also run, to reject them, on the events of other "
+            "processes, which it is charged for), any other by the events its programs "
+            "saw.",
+            "",
+            md_table(*bpf_rows(summary)),
+        ]
+    if summary["stacks"]:
+        lines += [
+            "",
+            "Final report with ~10,000 unique stacks (bench/workloads/stacks10k.c: "
+            "10,000 distinct call paths, each blocking once; report s = SIGINT until exit):",
+            "",
+            md_table(*stacks_rows(summary)),
+        ]
+    if summary.get("lost"):
+        lines += [
+            "",
+            "Stacks lost, default options (`-p PID` only): `stacks10k 4` and "
+            "`stacks10k 5` block once from each of 10,000 and 100,000 distinct call "
+            "paths; paths reported = distinct paths printed whole (leaf and every "
+            "step frame):",
+            "",
+            md_table(*lost_rows(summary)),
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -800,7 +1253,7 @@ def update_doc(md, mdpath):
 def main():
     ap = argparse.ArgumentParser(description="Overhead of each tracer on known workloads.")
     ap.add_argument("--quick", action="store_true",
-                    help="2 rounds of 0.3 s windows, one report-time run (under 2 minutes)")
+                    help="2 rounds of 0.3 s windows, one report-time run (about 2 minutes)")
     ap.add_argument("--rounds", type=int, help="A/B rounds (default 7, quick 2)")
     ap.add_argument("--secs", type=float, help="window of one run in s (default 1, quick 0.3)")
     ap.add_argument("--nice", type=int, default=-10,
@@ -808,7 +1261,10 @@ def main():
                     "shared machine disturb the windows less; 0 leaves it alone)")
     ap.add_argument("--only", metavar="REGEX",
                     help="only the rows whose 'workload tracer' matches REGEX")
-    ap.add_argument("--no-stacks", action="store_true", help="skip the report-time test")
+    ap.add_argument("--no-stacks", action="store_true",
+                    help="skip the report-time and stacks-lost tests")
+    ap.add_argument("--stacks-only", action="store_true",
+                    help="only the report-time and stacks-lost tests")
     ap.add_argument("--docs", choices=("auto", "yes", "no"), default="auto",
                     help="quote the results in docs/PERFORMANCE.md (auto: full runs only)")
     ap.add_argument("--seed", type=int, help="seed of the random row order")
@@ -828,19 +1284,21 @@ def main():
     def log(s):
         print(s, file=sys.stderr, flush=True)
 
+    if a.stacks_only and (a.no_stacks or a.only):
+        ap.error("--stacks-only goes with neither --no-stacks nor --only")
     rows, skipped = [], []
     only = re.compile(a.only) if a.only else None
-    for wl, label, cmd, goal in ROWS:
+    for wl, label, cmd, goal, *peer in ([] if a.stacks_only else ROWS):
         if only and not only.search(f"{wl} {label}"):
             continue
         r = {"workload": wl, "label": label, "argv": row_argv(cmd), "goal": goal,
-             "runs": [], "errors": []}
+             "peer": peer[0] if peer else None, "runs": [], "errors": []}
         if row_missing(r["argv"]):
             r["skipped"] = True
             skipped.append(r)
             log(f"  {wl:10s} {label}: skipped: not built")
         rows.append(r)
-    if not rows:
+    if not rows and not a.stacks_only:
         print(f"bench: no row matches --only '{a.only}'", file=sys.stderr)
         return 2
     active = [r for r in rows if not r.get("skipped")]
@@ -850,6 +1308,11 @@ def main():
     mach = machine()
     log(f"bench: {len(active)} rows ({len(skipped)} skipped), {a.rounds} rounds "
         f"of {a.secs} s, on {mach['nproc']} CPUs, kernel {mach['kernel']}")
+    stats = BpfStats()
+    try:
+        log(f"bench: BPF run-time statistics on ({stats.enable()})")
+    except RuntimeError as e:
+        log(f"bench: {e}; no ns-per-event table")
     tmp = tempfile.mkdtemp(prefix="bench.")
     b = Bench(a, tmp)
     other = Proc(["sleep", "100000"], "/dev/null", "/dev/null")
@@ -857,19 +1320,21 @@ def main():
     try:	# each run kills what it started; this is for the rest
         b.calibrate(sorted({r["workload"] for r in active}))
         results = run_overhead(b, active, log)
-        stacks = []
+        stacks, lost = [], []
         if not a.no_stacks and not only:
             log("  report time with ~10,000 unique stacks")
             stacks = run_stacks(b, log)
+            lost = run_lost(b, log)
     finally:
         other.kill()
+        stats.disable()
         shutil.rmtree(tmp, ignore_errors=True)
     summary = {"date": date.strftime("%Y-%m-%d %H:%M UTC"), "machine": mach,
                "params": {"quick": a.quick, "rounds": a.rounds, "secs": a.secs,
                           "nice": a.nice,
                           "loops": b.loops, "stack_rounds": a.stack_rounds,
-                          "only": a.only, "seed": a.seed},
-               "workloads": {}, "stacks": stacks}
+                          "only": a.only, "stacks_only": a.stacks_only, "seed": a.seed},
+               "bpf_stats": stats.how, "workloads": {}, "stacks": stacks, "lost": lost}
     for n in WORKLOADS:
         wr = [r for r in rows if r["workload"] == n]
         if wr:
@@ -880,13 +1345,22 @@ def main():
 
     print()
     print(text_table(*table_rows(summary)))
+    if stats.how and summary["workloads"]:
+        print()
+        print("ns per event (kernel accounting: run time of the tracer's BPF programs "
+              "per run of the workload's hook):")
+        print(text_table(*bpf_rows(summary)))
     if stacks:
         print()
         print("Final report with ~10,000 unique stacks (SIGINT until exit):")
         print(text_table(*stacks_rows(summary)))
+    if lost:
+        print()
+        print("Stacks lost with default options, 10,000 and 100,000 distinct paths:")
+        print(text_table(*lost_rows(summary)))
     os.makedirs(RESULTS, exist_ok=True)
     stem = date.strftime("%Y-%m-%d_%H%M%S") + ("-quick" if a.quick else "")
-    if only:
+    if only or a.stacks_only:
         stem += "-partial"
     jpath = os.path.join(RESULTS, stem + ".json")
     mpath = os.path.join(RESULTS, stem + ".md")
@@ -897,7 +1371,8 @@ def main():
     with open(mpath, "w") as f:
         f.write(f"# Benchmark results {summary['date']}\n\n" + md)
     print(f"\nwrote {os.path.relpath(jpath, ROOT)} and {os.path.relpath(mpath, ROOT)}")
-    docs = a.docs == "yes" or (a.docs == "auto" and not a.quick and not only)
+    docs = a.docs == "yes" or (a.docs == "auto" and not a.quick and not only and
+                               not a.stacks_only)
     if docs:
         if update_doc(md, mpath):
             print(f"updated {os.path.relpath(DOC, ROOT)}")

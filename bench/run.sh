@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# make bench: builds the benchmark workloads, checks what the anchors need,
-# and runs bench/bench.py (all options pass through; --help lists them).
-#   bench/run.sh            full run (5 rounds of 2 s windows, < 20 min)
-#   bench/run.sh --quick    2 rounds of 0.4 s windows (< 2 min)
+# make bench: builds the benchmark workloads and the floor loader
+# (bench/floor/), checks what the anchors need, and runs bench/bench.py
+# (all options pass through; --help lists them).
+#   bench/run.sh            full run (7 rounds of 1 s windows, < 20 min)
+#   bench/run.sh --quick    2 rounds of 0.3 s windows (about 2 min)
 #   bench/run.sh --only 'syscall'   only the rows matching a regex
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,6 +32,21 @@ for src in bench/workloads/*.c; do
 			"$src" -o "$bin"
 	fi
 done
+
+# The floor (an empty-ish program on each hook the tools use, bench/floor/):
+# BPF object -> skeleton -> loader, with the flags of the tools' objects.
+arch=$(uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+bpftool=$(command -v bpftool || echo /usr/sbin/bpftool)
+if [ ! -x "$out/floor" ] || [ bench/floor/floor.bpf.c -nt "$out/floor" ] ||
+   [ bench/floor/floor.c -nt "$out/floor" ]; then
+	printf '  %-8s %s\n' BPF "$out/floor"
+	${CLANG:-clang} -O2 -g -Wall -target bpf -mcpu=v3 -D__TARGET_ARCH_"$arch" \
+		-Ivmlinux/"$arch" -c bench/floor/floor.bpf.c -o "$out/floor.bpf.o"
+	"$bpftool" gen skeleton "$out/floor.bpf.o" name floor_bpf > "$out/floor.skel.h.tmp"
+	mv "$out/floor.skel.h.tmp" "$out/floor.skel.h"
+	${CC:-cc} -O2 -g -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -I"$out" \
+		bench/floor/floor.c -o "$out/floor" -lbpf -lelf -lz
+fi
 
 # bpftrace and libbpf-tools' tracepoint programs find tracepoints through
 # tracefs (the suite's tools do not need it): mount it for the run if it

@@ -117,8 +117,7 @@ typedef struct blaze_symbolize_src_process {
 	 * exited is always symbolized from the cache.) */
 	bool no_vdso;
 	/* shim extension: which image of the process the addresses belong
-	 * to, a number that changes at every exec (the kernel's
-	 * task->self_exec_id); 0: the latest captured */
+	 * to (see BLAZE_IMAGE_EXEC_BITS below); 0: the latest captured */
 	uint64_t image;
 	uint8_t reserved[16];
 } blaze_symbolize_src_process;
@@ -145,6 +144,20 @@ typedef struct blaze_cache_src_process {
 	uint8_t reserved[16];
 } blaze_cache_src_process;
 
+/* Images (shim extension): one number per process instance and exec,
+ * ordered (a later process with the same pid, or a later exec of the same
+ * one, has a greater number).  Bits 63..BLAZE_IMAGE_EXEC_BITS: the start
+ * time of the process (CLOCK_BOOTTIME) in units of
+ * 2^BLAZE_IMAGE_START_SHIFT ns; the bits below: its exec count (the
+ * kernel's task->self_exec_id) modulo 2^BLAZE_IMAGE_EXEC_BITS.
+ * /proc/PID is read for an image only while its start time
+ * (/proc/PID/stat, field 22) is the image's: a new process that got the
+ * pid of an old one is never read for the old one's image (its addresses
+ * are then not named: reason IGNORED_ERROR).  A process captured with
+ * image 0 is checked the same way against the start time it had then. */
+#define BLAZE_IMAGE_EXEC_BITS 16
+#define BLAZE_IMAGE_START_SHIFT 10
+
 /* Capture what is needed to symbolize PID later, even after it exits:
  * its mappings, and an open handle (or the loaded symbol table) of every
  * mapped file.  Cheap when the files are already cached.  Calling it again
@@ -168,6 +181,9 @@ typedef struct blaze_symbolize_inlined_fn {
 	uint8_t reserved[8];
 } blaze_symbolize_inlined_fn;
 
+/* the longest build id a blaze_sym carries */
+#define BLAZE_BUILD_ID_MAX 32
+
 typedef struct blaze_sym {
 	/* symbol name, or NULL when not found (see reason) */
 	const char *name;
@@ -183,6 +199,13 @@ typedef struct blaze_sym {
 	size_t inlined_cnt;
 	const blaze_symbolize_inlined_fn *inlined;
 	blaze_symbolize_reason reason;
+	/* the mapping the address is in (process look-ups of a file-backed
+	 * mapping; all 0 otherwise): its range and file offset as
+	 * /proc/PID/maps shows them, and its file's build id once the
+	 * file was read (build_id_len 0: not known) */
+	uint64_t map_start, map_end, map_off;
+	uint8_t build_id[BLAZE_BUILD_ID_MAX];
+	uint8_t build_id_len;
 	uint8_t reserved[15];
 } blaze_sym;
 
@@ -208,6 +231,13 @@ const blaze_syms *blaze_symbolize_kernel_abs_addrs(blaze_symbolizer *symbolizer,
 						    size_t abs_addr_cnt);
 
 void blaze_syms_free(const blaze_syms *syms);
+
+/* Shim extension: read the kernel's symbols (src as above) into the
+ * symbolizer's cache now, for the look-ups to come.  The file is read and
+ * parsed without the symbolizer's lock, so a thread can do it while
+ * other calls go on.  BLAZE_ERR_NOT_FOUND when it cannot be read. */
+blaze_err blaze_symbolize_kernel_preload(blaze_symbolizer *symbolizer,
+					 const blaze_symbolize_src_kernel *src);
 
 #ifdef __cplusplus
 }

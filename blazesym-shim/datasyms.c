@@ -22,15 +22,11 @@
 
 #include "internal.h"
 
-struct dload {
-	uint64_t off, filesz, vaddr, memsz;
-};
-
 /* One ELF file mapped by the process, loaded once per call */
 struct dfile {
 	uint64_t dev, ino;
 	int reason;		/* 0: loaded */
-	struct dload *loads;
+	struct bzs_load *loads;
 	size_t nloads;
 	struct bzs_symtab syms;
 };
@@ -40,22 +36,9 @@ static int load_data_syms(Elf *elf, struct dfile *f)
 	struct bzs_symtab_builder b = { 0 };
 	Elf_Scn *scn = NULL, *best = NULL;
 	GElf_Shdr best_sh;
-	size_t nph = 0;
 
-	if (elf_kind(elf) != ELF_K_ELF)
+	if (elf_kind(elf) != ELF_K_ELF || bzs_elf_read_loads(elf, &f->loads, &f->nloads))
 		return BLAZE_SYMBOLIZE_REASON_IGNORED_ERROR;
-	if (elf_getphdrnum(elf, &nph) == 0 && nph > 0 && nph < 65536) {
-		f->loads = calloc(nph, sizeof(*f->loads));
-		if (!f->loads)
-			return BLAZE_SYMBOLIZE_REASON_IGNORED_ERROR;
-		for (size_t i = 0; i < nph; i++) {
-			GElf_Phdr ph;
-
-			if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
-				f->loads[f->nloads++] = (struct dload){
-					ph.p_offset, ph.p_filesz, ph.p_vaddr, ph.p_memsz };
-		}
-	}
 	/* .symtab has the statics; .dynsym only the exported ones */
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
@@ -168,7 +151,7 @@ static struct dfile *dfile_get(struct dfile **files, size_t *n, pid_t pid,
 static bool file_bias(const struct dfile *f, const struct bzs_maps_entry *e, uint64_t *bias)
 {
 	for (size_t i = 0; i < f->nloads; i++) {
-		const struct dload *l = &f->loads[i];
+		const struct bzs_load *l = &f->loads[i];
 		uint64_t lo = l->off & ~(uint64_t)0xfff;
 
 		if (e->off >= lo && e->off < l->off + (l->filesz ? l->filesz : 1)) {
@@ -179,16 +162,9 @@ static bool file_bias(const struct dfile *f, const struct bzs_maps_entry *e, uin
 	return false;
 }
 
-struct dres {
-	const char *name, *module;
-	uint64_t addr;
-	size_t offset;
-	int reason;
-};
-
 static void sym_one(blaze_symbolizer *s, pid_t pid, bool map_files,
 		    const struct bzs_maps_entry *m, size_t nm, struct dfile **files,
-		    size_t *nfiles, uint64_t addr, struct dres *r)
+		    size_t *nfiles, uint64_t addr, struct bzs_res *r)
 {
 	const struct bzs_maps_entry *e = NULL, *fe;
 	size_t lo = 0, hi = nm;
@@ -252,39 +228,6 @@ static void sym_one(blaze_symbolizer *s, pid_t pid, bool map_files,
 	r->reason = BLAZE_SYMBOLIZE_REASON_SUCCESS;
 }
 
-static blaze_syms *build(const struct dres *t, size_t n)
-{
-	size_t bytes = sizeof(blaze_syms) + n * sizeof(blaze_sym);
-	blaze_syms *r;
-	char *pos;
-
-	for (size_t i = 0; i < n; i++)
-		bytes += (t[i].name ? strlen(t[i].name) + 1 : 0) +
-			 (t[i].module ? strlen(t[i].module) + 1 : 0);
-	r = calloc(1, bytes);
-	if (!r)
-		return NULL;
-	r->cnt = n;
-	pos = (char *)&r->syms[n];
-	for (size_t i = 0; i < n; i++) {
-		blaze_sym *y = &r->syms[i];
-		const char *strs[2] = { t[i].name, t[i].module };
-		const char **dst[2] = { &y->name, &y->module };
-
-		for (int k = 0; k < 2; k++) {
-			if (!strs[k])
-				continue;
-			strcpy(pos, strs[k]);
-			*dst[k] = pos;
-			pos += strlen(pos) + 1;
-		}
-		y->addr = t[i].addr;
-		y->offset = t[i].offset;
-		y->reason = (blaze_symbolize_reason)t[i].reason;
-	}
-	return r;
-}
-
 const blaze_syms *blaze_symbolize_process_data_addrs(blaze_symbolizer *s,
 						     const blaze_symbolize_src_process *src,
 						     const uint64_t *addrs, size_t n)
@@ -292,20 +235,15 @@ const blaze_syms *blaze_symbolize_process_data_addrs(blaze_symbolizer *s,
 	struct bzs_maps_entry *m = NULL;
 	struct dfile *files = NULL;
 	size_t nm = 0, nfiles = 0, len, bad;
-	struct dres *t;
+	struct bzs_res *t;
 	blaze_syms *r;
 	char path[64], *buf;
 	pid_t pid;
 
-	if (!s || !src || (n && !addrs) || (src->type_size && src->type_size < sizeof(size_t))) {
-		bzs_set_err(BLAZE_ERR_INVALID_INPUT);
+	t = bzs_call_results(s && src && (!n || addrs) &&
+			     (!src->type_size || src->type_size >= sizeof(size_t)), n, sizeof(*t));
+	if (!t)
 		return NULL;
-	}
-	t = calloc(n ? n : 1, sizeof(*t));
-	if (!t) {
-		bzs_set_err(BLAZE_ERR_OUT_OF_MEMORY);
-		return NULL;
-	}
 	pid = src->pid ? (pid_t)src->pid : getpid();
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	buf = bzs_read_proc(path, BZS_PROC_MAX, &len);
@@ -319,14 +257,12 @@ const blaze_syms *blaze_symbolize_process_data_addrs(blaze_symbolizer *s,
 		else
 			sym_one(s, pid, !src->no_map_files, m, nm, &files, &nfiles, addrs[i], &t[i]);
 	}
-	r = build(t, n);
+	r = bzs_build_syms(t, n);
 	for (size_t i = 0; i < nfiles; i++) {
 		bzs_symtab_free(&files[i].syms);
 		free(files[i].loads);
 	}
 	free(files);
 	bzs_maps_free(m, nm);
-	free(t);
-	bzs_set_err(r ? BLAZE_ERR_OK : BLAZE_ERR_OUT_OF_MEMORY);
-	return r;
+	return bzs_call_done(r, t);
 }

@@ -65,7 +65,7 @@ static bool is_rust_hash(const char *s, size_t n)
 	if (n != 17 || s[0] != 'h')
 		return false;
 	for (size_t i = 1; i < 17; i++)
-		if (!isxdigit((unsigned char)s[i]))
+		if (bzs_hex_digit(s[i]) < 0)
 			return false;
 	return true;
 }
@@ -101,10 +101,10 @@ static bool rust_component(struct sbuf *b, const char *s, size_t n)
 				/* $uXX$: a character by its hex code */
 				size_t j = i + 2;
 				unsigned v = 0;
+				int d;
 
-				while (j < n && j < i + 8 && isxdigit((unsigned char)s[j])) {
-					v = v * 16 + (unsigned)(isdigit((unsigned char)s[j]) ? s[j] - '0' :
-						(tolower((unsigned char)s[j]) - 'a' + 10));
+				while (j < n && j < i + 8 && (d = bzs_hex_digit(s[j])) >= 0) {
+					v = v * 16 + (unsigned)d;
 					j++;
 				}
 				if (j < n && s[j] == '$' && j > i + 2 && v >= 0x20 && v < 0x7f) {

@@ -161,6 +161,40 @@ static void parse_debuglink(Elf_Data *data, struct bzs_elf *out)
 	memcpy(&out->debuglink_crc, p + crc_off, 4);
 }
 
+/* The number of program headers of elf; 0 when there are none, or too
+ * many to be real */
+static size_t phdr_count(Elf *elf)
+{
+	size_t nph = 0;
+
+	if (elf_getphdrnum(elf, &nph) == 0 && nph > 0 && nph < 65536)
+		return nph;
+	return 0;
+}
+
+int bzs_elf_read_loads(Elf *elf, struct bzs_load **loads, size_t *n)
+{
+	size_t nph = phdr_count(elf);
+
+	*loads = NULL;
+	*n = 0;
+	if (!nph)
+		return 0;
+	*loads = calloc(nph, sizeof(**loads));
+	if (!*loads)
+		return -ENOMEM;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			break;
+		if (ph.p_type == PT_LOAD)
+			(*loads)[(*n)++] = (struct bzs_load){ ph.p_offset, ph.p_filesz,
+							      ph.p_vaddr, ph.p_memsz };
+	}
+	return 0;
+}
+
 static int load_elf(Elf *elf, struct bzs_elf *out)
 {
 	struct bzs_symtab_builder b = { 0 };
@@ -174,25 +208,21 @@ static int load_elf(Elf *elf, struct bzs_elf *out)
 	memset(out, 0, sizeof(*out));
 	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
 		return reason;
-	if (elf_getphdrnum(elf, &nph) == 0 && nph > 0 && nph < 65536) {
-		out->loads = calloc(nph, sizeof(*out->loads));
-		if (!out->loads)
-			return BLAZE_SYMBOLIZE_REASON_IGNORED_ERROR;
-		for (size_t i = 0; i < nph; i++) {
-			GElf_Phdr ph;
+	if (bzs_elf_read_loads(elf, &out->loads, &out->nloads))
+		return BLAZE_SYMBOLIZE_REASON_IGNORED_ERROR;
+	/* no sections: the build-id is found through the PT_NOTE headers */
+	nph = phdr_count(elf);
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
 
-			if (!gelf_getphdr(elf, (int)i, &ph))
-				break;
-			if (ph.p_type == PT_LOAD)
-				out->loads[out->nloads++] =
-					(struct bzs_load){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
-			if (ph.p_type == PT_NOTE && !elf_getshdrnum(elf, &nsecs) && nsecs == 0 &&
-			    !out->build_id_len && ph.p_filesz <= BZS_NOTE_MAX) {
-				Elf_Data *d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset,
-								   ph.p_filesz, ELF_T_NHDR);
-				if (d)
-					parse_build_id(d, out);
-			}
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			break;
+		if (ph.p_type == PT_NOTE && !elf_getshdrnum(elf, &nsecs) && nsecs == 0 &&
+		    !out->build_id_len && ph.p_filesz <= BZS_NOTE_MAX) {
+			Elf_Data *d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset,
+							   ph.p_filesz, ELF_T_NHDR);
+			if (d)
+				parse_build_id(d, out);
 		}
 	}
 	if (elf_getshdrnum(elf, &nsecs) || elf_getshdrstrndx(elf, &shstrndx))
@@ -262,13 +292,11 @@ out:
 	return reason;
 }
 
-int bzs_elf_load_fd(int fd, struct bzs_elf *out)
+/* Parse the ELF file libelf opened as elf (NULL: it could not), and close it */
+static int load_elf_and_end(Elf *elf, struct bzs_elf *out)
 {
-	Elf *elf;
 	int r;
 
-	bzs_elf_init();
-	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf) {
 		memset(out, 0, sizeof(*out));
 		return BLAZE_SYMBOLIZE_REASON_IGNORED_ERROR;
@@ -278,21 +306,17 @@ int bzs_elf_load_fd(int fd, struct bzs_elf *out)
 	return r;
 }
 
+int bzs_elf_load_fd(int fd, struct bzs_elf *out)
+{
+	bzs_elf_init();
+	return load_elf_and_end(elf_begin(fd, ELF_C_READ, NULL), out);
+}
+
 int bzs_elf_load_mem(const void *buf, size_t len, struct bzs_elf *out)
 {
-	Elf *elf;
-	int r;
-
 	bzs_elf_init();
 	/* libelf takes a non-const pointer but only reads a native-order image */
-	elf = elf_memory((char *)(uintptr_t)buf, len);
-	if (!elf) {
-		memset(out, 0, sizeof(*out));
-		return BLAZE_SYMBOLIZE_REASON_IGNORED_ERROR;
-	}
-	r = load_elf(elf, out);
-	elf_end(elf);
-	return r;
+	return load_elf_and_end(elf_memory((char *)(uintptr_t)buf, len), out);
 }
 
 size_t bzs_elf_read_build_id(int fd, uint8_t *id, size_t cap)

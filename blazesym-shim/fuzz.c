@@ -71,7 +71,8 @@ int bzs_fuzz_maps(const uint8_t *data, size_t size)
 
 int bzs_fuzz_text(const uint8_t *data, size_t size)
 {
-	const char *name, *module;
+	struct bzs_res res;
+	const char *name;
 	uint64_t start;
 
 	if (!size)
@@ -81,8 +82,8 @@ int bzs_fuzz_text(const uint8_t *data, size_t size)
 		struct bzs_ksyms *k = bzs_ksyms_parse((const char *)data + 1, size - 1);
 
 		for (uint64_t a = 0; k && a < 16; a++)
-			bzs_ksyms_lookup(k, a * 0x1111111111111111ull, &name, &module, &start);
-		bzs_ksyms_lookup(k, 0xffffffff81000000ull, &name, &module, &start);
+			bzs_ksyms_lookup(k, a * 0x1111111111111111ull, &res);
+		bzs_ksyms_lookup(k, 0xffffffff81000000ull, &res);
 		bzs_ksyms_free(k);
 		break;
 	}

@@ -4,7 +4,8 @@
  * and the fuzz targets.  Not part of the public API; tools must not include it.
  *
  * Files:
- *   util.c       errors, reason strings, the clock
+ *   util.c       errors, reason strings, the clock, growable arrays,
+ *                the per-address results of a call
  *   safefile.c   opening and reading the files a traced process controls
  *                (bounded in size and time), interruption and notices
  *   symtab.c     sorted symbol tables: build, deduplicate, binary search
@@ -30,10 +31,74 @@
 #include "blazesym.h"
 
 struct stat;
+typedef struct Elf Elf;
 
 /* ---- util.c ---- */
 void bzs_set_err(blaze_err err);
 uint64_t bzs_now_ns(void);
+/* Room for one more element in the growable array arr of cap elements,
+ * cnt of them used: when it is full, twice as many (first_cap for an
+ * empty one).  0, or -ENOMEM with arr and cap as they were. */
+#define BZS_ARRAY_RESERVE(arr, cap, cnt, first_cap) \
+	bzs_array_reserve(&(arr), &(cap), (cnt), sizeof(*(arr)), (first_cap))
+/* The same, arrp the address of the array's pointer */
+int bzs_array_reserve(void *arrp, size_t *cap, size_t cnt, size_t elem_size, size_t first_cap);
+
+/* The value of the hexadecimal digit c, or -1 when c is not one */
+static inline int bzs_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* In an array of cnt elements sorted by their uint64_t member field, the
+ * index of the last element whose field is at most key (binary search).
+ * The caller makes sure cnt > 0 and the first element's field <= key. */
+static inline size_t bzs_sorted_last_at_most(const void *base, size_t cnt, size_t elem_size,
+					     size_t field_off, uint64_t key)
+{
+	size_t lo = 0, hi = cnt;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (*(const uint64_t *)((const char *)base + mid * elem_size + field_off) <= key)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+#define BZS_SORTED_LAST_AT_MOST(arr, cnt, field, key) \
+	bzs_sorted_last_at_most((arr), (cnt), sizeof(*(arr)), \
+				offsetof(__typeof__(*(arr)), field), (key))
+
+/* The start of a call on n addresses: when its arguments are right
+ * (args_ok), its n per-address results of elem_size bytes, zeroed (at
+ * least one); else, or out of memory, NULL with the error set. */
+void *bzs_call_results(bool args_ok, size_t n, size_t elem_size);
+/* The result of one address, until it is copied into the call's blaze_syms */
+struct bzs_res {
+	const char *name, *module, *src;	/* src: file:line's path, or NULL */
+	uint64_t addr;
+	size_t offset;
+	uint32_t line;
+	uint16_t col;
+	int reason;
+	const struct bzs_vma *vma;	/* the file mapping of the address, or NULL */
+};
+/* The blaze_syms of the n results t, in one allocation with copies of
+ * their strings (a string pointed to by several results is copied once);
+ * NULL when out of memory. */
+blaze_syms *bzs_build_syms(const struct bzs_res *t, size_t n);
+/* The end of such a call: frees the per-address results and sets the
+ * error from r (NULL: out of memory).  Returns r. */
+const blaze_syms *bzs_call_done(blaze_syms *r, void *results);
 
 /* ---- safefile.c: files a traced process controls ---- */
 /* Limits (see safefile.c and docs/RELIABILITY.md) */
@@ -129,6 +194,7 @@ const char *bzs_symtab_name(struct bzs_symtab *t, size_t i, bool demangle);
 /* ---- elf.c ---- */
 struct bzs_load {
 	uint64_t off, filesz, vaddr;
+	uint64_t memsz;		/* with .bss: for data addresses */
 };
 
 struct bzs_elf {
@@ -152,6 +218,9 @@ int bzs_elf_load_mem(const void *buf, size_t len, struct bzs_elf *out);
 size_t bzs_elf_read_build_id(int fd, uint8_t *id, size_t cap);
 /* Merge the symbols of a separate debug file into e (which keeps its loads). */
 int bzs_elf_merge_syms(struct bzs_elf *e, struct bzs_elf *debug);
+/* The PT_LOAD headers of elf (an Elf * of libelf), in file order: a
+ * malloc'ed array (NULL when there are none).  0, or -ENOMEM. */
+int bzs_elf_read_loads(Elf *elf, struct bzs_load **loads, size_t *n);
 /* Translate a file offset into an ELF virtual address via PT_LOAD. */
 bool bzs_elf_off_to_vaddr(const struct bzs_elf *e, uint64_t off, uint64_t *vaddr);
 void bzs_elf_free(struct bzs_elf *e);
@@ -196,9 +265,10 @@ void bzs_maps_free(struct bzs_maps_entry *e, size_t n);
 struct bzs_ksyms;
 struct bzs_ksyms *bzs_ksyms_parse(const char *buf, size_t len);
 struct bzs_ksyms *bzs_ksyms_load(const char *path);
-/* reason; on success *name, *module (NULL for the core kernel), *start. */
-int bzs_ksyms_lookup(const struct bzs_ksyms *k, uint64_t addr, const char **name,
-		     const char **module, uint64_t *start);
+/* The symbol of addr into r: r->reason, and on success r->name, r->module
+ * (NULL for the core kernel), r->addr (its start) and r->offset.  Returns
+ * r->reason. */
+int bzs_ksyms_lookup(const struct bzs_ksyms *k, uint64_t addr, struct bzs_res *r);
 void bzs_ksyms_free(struct bzs_ksyms *k);
 
 /* ---- perfmap.c ---- */
@@ -255,7 +325,10 @@ struct bzs_vma {
 
 struct bzs_proc {
 	pid_t pid;
-	uint64_t image;		/* which image of the process (exec count); 0: not known */
+	uint64_t image;		/* which image of the process (BLAZE_IMAGE_*); 0: not known */
+	uint64_t start_ticks;	/* image 0: the start time /proc showed first */
+	bool start_known;
+	uint64_t current_ns;	/* when /proc/PID was last seen to be this process */
 	struct bzs_vma *vmas;
 	size_t nvmas;
 	bool gone;		/* /proc/PID vanished, or a later image replaced
@@ -313,17 +386,29 @@ struct bzs_proc_opts {
 
 /* The entry of one image of pid (image 0: the latest known).  An image
  * older than one already known and never captured gets an empty entry
- * marked gone: /proc now shows a later image. */
+ * marked gone: /proc now shows a later image.  The entry captured before
+ * the image was known (image 0) stands in for an image only when its
+ * process had the image's start time. */
 struct bzs_proc *bzs_proc_get(blaze_symbolizer *s, pid_t pid, uint64_t image, bool create);
 /* Capture image of pid now (blaze_symbolize_cache_process): the entry
- * captured before its image was known (image 0) is adopted, and every
- * older image of pid is kept as it is from now on (gone).  NULL when a
+ * captured before its image was known (image 0) is adopted when it holds
+ * that process, and once /proc shows image, every older image of pid is
+ * kept as it is from now on (gone).  NULL when a
  * later image is known already (nothing to read: /proc shows that one). */
 struct bzs_proc *bzs_proc_capture(blaze_symbolizer *s, pid_t pid, uint64_t image);
-/* Re-read the maps of p; eager: load every file now.  0 or -errno. */
+/* Re-read the maps of p; eager: load every file now.  0 or -errno;
+ * -ESRCH (and p gone) when /proc/PID is not, or no longer, the process
+ * of p (bzs_proc_is_current). */
 int bzs_proc_refresh(blaze_symbolizer *s, struct bzs_proc *p, bool eager,
 		     const struct bzs_proc_opts *o);
 struct bzs_vma *bzs_proc_find(struct bzs_proc *p, uint64_t addr);
+/* Is /proc/PID now the process of p: the one with the start time of its
+ * image, or for image 0 the one it found first?  False when gone. */
+bool bzs_proc_is_current(struct bzs_proc *p);
+/* Did the process of image start at ticks (/proc/PID/stat, field 22)? */
+bool bzs_image_started_at(uint64_t image, uint64_t ticks);
+/* The start time of pid in clock ticks (/proc/PID/stat, field 22) */
+bool bzs_proc_start_ticks(pid_t pid, uint64_t *ticks);
 /* Make sure v->file is loaded (or v->reason set). */
 void bzs_vma_resolve(blaze_symbolizer *s, struct bzs_proc *p, struct bzs_vma *v,
 		     const struct bzs_proc_opts *o);

@@ -39,6 +39,52 @@ static int ksym_cmp(const void *pa, const void *pb)
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
+/* The end of the sorted run of a that begins at i (n elements) */
+static size_t run_end(const struct ksym *a, size_t i, size_t n)
+{
+	while (++i < n && ksym_cmp(&a[i - 1], &a[i]) <= 0)
+		;
+	return i;
+}
+
+/* Sort the n symbols of a by ksym_cmp (a total order: the result is the
+ * one qsort() gives).  /proc/kallsyms comes in address order but for a
+ * few runs (modules, BPF programs, trampolines): merging the runs costs
+ * a pass over the table per halving of their number, where a sort of
+ * 100,000 symbols was most of the parse */
+static void ksyms_sort(struct ksym *a, size_t n)
+{
+	struct ksym *tmp;
+	size_t runs = 0;
+
+	for (size_t i = 0; i < n; i = run_end(a, i, n))
+		runs++;
+	if (runs <= 1)
+		return;
+	tmp = runs <= 64 ? malloc(n * sizeof(*a)) : NULL;
+	if (!tmp) {
+		qsort(a, n, sizeof(*a), ksym_cmp);
+		return;
+	}
+	while (runs > 1) {
+		runs = 0;
+		for (size_t lo = 0; lo < n; runs++) {
+			size_t mid = run_end(a, lo, n), hi = mid < n ? run_end(a, mid, n) : n;
+			size_t i = lo, j = mid, o = lo;
+
+			while (i < mid && j < hi)
+				tmp[o++] = ksym_cmp(&a[j], &a[i]) < 0 ? a[j++] : a[i++];
+			while (i < mid)
+				tmp[o++] = a[i++];
+			while (j < hi)
+				tmp[o++] = a[j++];
+			lo = hi;
+		}
+		memcpy(a, tmp, n * sizeof(*a));
+	}
+	free(tmp);
+}
+
 struct bzs_ksyms *bzs_ksyms_parse(const char *text, size_t len)
 {
 	struct bzs_ksyms *k = calloc(1, sizeof(*k));
@@ -66,9 +112,8 @@ struct bzs_ksyms *bzs_ksyms_parse(const char *text, size_t len)
 		q = p;
 		p = eol + 1;
 		for (; *q; q++, digits++) {
-			int d = (*q >= '0' && *q <= '9') ? *q - '0' :
-				(*q >= 'a' && *q <= 'f') ? *q - 'a' + 10 :
-				(*q >= 'A' && *q <= 'F') ? *q - 'A' + 10 : -1;
+			int d = bzs_hex_digit(*q);
+
 			if (d < 0)
 				break;
 			addr = addr << 4 | (uint64_t)d;
@@ -98,15 +143,8 @@ struct bzs_ksyms *bzs_ksyms_parse(const char *text, size_t len)
 			*--q = '\0';
 		if (!*name || addr == 0 || type == 'a' || type == 'A' || type == 'U')
 			continue;
-		if (k->cnt == cap) {
-			size_t ncap = cap ? cap * 2 : 4096;
-			struct ksym *ns = realloc(k->syms, ncap * sizeof(*ns));
-
-			if (!ns)
-				goto fail;
-			k->syms = ns;
-			cap = ncap;
-		}
+		if (BZS_ARRAY_RESERVE(k->syms, cap, k->cnt, 4096))
+			goto fail;
 		k->syms[k->cnt] = (struct ksym){ addr, name, mod, (uint32_t)k->cnt,
 			type == 't' || type == 'T' || type == 'w' || type == 'W' };
 		k->cnt++;
@@ -114,7 +152,7 @@ struct bzs_ksyms *bzs_ksyms_parse(const char *text, size_t len)
 	if (k->cnt) {
 		size_t n = 1;
 
-		qsort(k->syms, k->cnt, sizeof(*k->syms), ksym_cmp);
+		ksyms_sort(k->syms, k->cnt);
 		for (size_t i = 1; i < k->cnt; i++)
 			if (k->syms[i].addr != k->syms[n - 1].addr)
 				k->syms[n++] = k->syms[i];
@@ -147,36 +185,38 @@ static bool same_module(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-int bzs_ksyms_lookup(const struct bzs_ksyms *k, uint64_t addr, const char **name,
-		     const char **module, uint64_t *start)
+/* The text symbol of the (non-empty) table k that covers addr, or NULL */
+static const struct ksym *ksym_covering(const struct bzs_ksyms *k, uint64_t addr)
 {
-	size_t lo = 0, hi;
+	size_t lo;
 
-	if (!k || !k->cnt)
-		return BLAZE_SYMBOLIZE_REASON_MISSING_SYMS;
 	if (addr < k->syms[0].addr)
-		return BLAZE_SYMBOLIZE_REASON_UNKNOWN_ADDR;
-	hi = k->cnt;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (k->syms[mid].addr <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
+		return NULL;
+	lo = BZS_SORTED_LAST_AT_MOST(k->syms, k->cnt, addr, addr);
 	/* non-text symbols are not code */
 	if (!k->syms[lo].text)
-		return BLAZE_SYMBOLIZE_REASON_UNKNOWN_ADDR;
+		return NULL;
 	/* the last symbol of the table or of a module has no known end: do
 	 * not let it stretch over the gap that follows */
 	if (addr - k->syms[lo].addr >= LAST_SYM_MAX &&
 	    (lo + 1 == k->cnt || !same_module(k->syms[lo].module, k->syms[lo + 1].module)))
-		return BLAZE_SYMBOLIZE_REASON_UNKNOWN_ADDR;
-	*name = k->syms[lo].name;
-	*module = k->syms[lo].module;
-	*start = k->syms[lo].addr;
-	return BLAZE_SYMBOLIZE_REASON_SUCCESS;
+		return NULL;
+	return &k->syms[lo];
+}
+
+int bzs_ksyms_lookup(const struct bzs_ksyms *k, uint64_t addr, struct bzs_res *r)
+{
+	const struct ksym *y;
+
+	if (!k || !k->cnt)
+		return r->reason = BLAZE_SYMBOLIZE_REASON_MISSING_SYMS;
+	y = ksym_covering(k, addr);
+	if (!y)
+		return r->reason = BLAZE_SYMBOLIZE_REASON_UNKNOWN_ADDR;
+	*r = (struct bzs_res){ .name = y->name, .module = y->module, .addr = y->addr,
+			       .offset = (size_t)(addr - y->addr),
+			       .reason = BLAZE_SYMBOLIZE_REASON_SUCCESS };
+	return r->reason;
 }
 
 void bzs_ksyms_free(struct bzs_ksyms *k)

@@ -9,17 +9,6 @@
 
 #include "internal.h"
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static bool parse_num(const char **pp, const char *end, unsigned base, uint64_t *out)
 {
 	const char *p = *pp;
@@ -27,7 +16,7 @@ static bool parse_num(const char **pp, const char *end, unsigned base, uint64_t 
 	int digits = 0;
 
 	while (p < end) {
-		int d = hexval(*p);
+		int d = bzs_hex_digit(*p);
 
 		if (d < 0 || (unsigned)d >= base)
 			break;
@@ -144,18 +133,11 @@ struct bzs_maps_entry *bzs_maps_parse(const char *buf, size_t len, bool exec_onl
 			} else if (exec_only && !e.exec) {
 				free(e.path);
 			} else {
-				if (cnt == cap) {
-					size_t ncap = cap ? cap * 2 : 64;
-					struct bzs_maps_entry *nv = realloc(v, ncap * sizeof(*nv));
-
-					if (!nv) {
-						free(e.path);
-						bzs_maps_free(v, cnt);
-						*n = 0;
-						return NULL;
-					}
-					v = nv;
-					cap = ncap;
+				if (BZS_ARRAY_RESERVE(v, cap, cnt, 64)) {
+					free(e.path);
+					bzs_maps_free(v, cnt);
+					*n = 0;
+					return NULL;
 				}
 				v[cnt++] = e;
 			}

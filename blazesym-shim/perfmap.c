@@ -54,9 +54,8 @@ static bool parse_hex(char **pp, uint64_t *out)
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		p += 2;
 	for (;; p++) {
-		int d = (*p >= '0' && *p <= '9') ? *p - '0' :
-			(*p >= 'a' && *p <= 'f') ? *p - 'a' + 10 :
-			(*p >= 'A' && *p <= 'F') ? *p - 'A' + 10 : -1;
+		int d = bzs_hex_digit(*p);
+
 		if (d < 0)
 			break;
 		if (++digits > 16)
@@ -122,15 +121,8 @@ static int add_line(struct bzs_perfmap *pm, char *line)
 		e--;
 	if (e == name)
 		return 0;
-	if (pm->cnt == pm->cap) {
-		size_t ncap = pm->cap ? pm->cap * 2 : 256;
-		struct pm_ent *ne = realloc(pm->ents, ncap * sizeof(*ne));
-
-		if (!ne)
-			return -1;
-		pm->ents = ne;
-		pm->cap = ncap;
-	}
+	if (BZS_ARRAY_RESERVE(pm->ents, pm->cap, pm->cnt, 256))
+		return -1;
 	name = pool_put(pm, name, (size_t)(e - name));
 	if (!name)
 		return -1;
@@ -326,19 +318,11 @@ int bzs_perfmap_refresh(struct bzs_perfmap **pmp, const struct bzs_perfmap_src *
 bool bzs_perfmap_lookup(const struct bzs_perfmap *pm, uint64_t addr, const char **name,
 			uint64_t *start)
 {
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (!pm || !pm->cnt || addr < pm->ents[0].start)
 		return false;
-	hi = pm->cnt;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (pm->ents[mid].start <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	lo = BZS_SORTED_LAST_AT_MOST(pm->ents, pm->cnt, start, addr);
 	/* entries may overlap (code regenerated): look a little back too */
 	for (size_t k = 0; k <= 16 && k <= lo; k++) {
 		const struct pm_ent *e = &pm->ents[lo - k];

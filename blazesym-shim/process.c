@@ -13,7 +13,10 @@
  * entry (and the files it maps), so it is still symbolized later.  An
  * exec gives a process new mappings: each image (the caller's number for
  * it, the kernel's exec count) has its own entry, so that addresses taken
- * before the exec are named with the mappings from before it. */
+ * before the exec are named with the mappings from before it.  An image
+ * also names the process instance (its start time): /proc/PID is read for
+ * an entry only while it shows that process, so a new process that got
+ * the pid of an old one is never read in its place. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -28,6 +31,9 @@
 #include "internal.h"
 
 #define VDSO_MAX (1u << 20)
+/* How long a perf map is read as the process's after /proc/PID was seen
+ * to be that process */
+#define PERF_MAP_CHECK_NS 1000000ull
 
 static size_t file_bucket(uint64_t dev, uint64_t ino)
 {
@@ -145,7 +151,12 @@ static int open_mapped(const struct bzs_proc *p, const struct bzs_vma *v,
 	if (!p->gone && !o->no_map_files) {
 		snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
 			 (int)p->pid, v->start, v->end);
-		fd = bzs_safe_open(path, &so, NULL, &why);
+		fd = bzs_safe_open(path, &so, &st, &why);
+		/* the range may now be another file's (or another process's) */
+		if (fd >= 0 && v->ino && st.st_ino != v->ino) {
+			close(fd);
+			fd = -1;
+		}
 		if (fd >= 0)
 			return fd;
 	}
@@ -378,6 +389,104 @@ static struct bzs_vma *find_same(struct bzs_vma *old, size_t n, const struct bzs
 	return NULL;
 }
 
+/* ---- identity: which process /proc/PID is ---- */
+
+bool bzs_proc_start_ticks(pid_t pid, uint64_t *ticks)
+{
+	char path[64], *buf, *f, *end;
+	bool ok = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	buf = bzs_read_proc(path, 4096, NULL);
+	if (!buf)
+		return false;
+	/* the name, in parentheses, may hold anything: the fields begin
+	 * after the last ')', field 3 first */
+	f = strrchr(buf, ')');
+	for (int field = 3; f && field <= 22; field++)
+		f = strchr(f + 1, ' ');
+	if (f) {
+		errno = 0;
+		*ticks = strtoull(f + 1, &end, 10);
+		ok = !errno && end != f + 1 && (*end == ' ' || *end == '\n' || !*end);
+	}
+	free(buf);
+	return ok;
+}
+
+/* Nanoseconds per clock tick of /proc (USER_HZ) */
+static uint64_t ns_per_tick(void)
+{
+	static uint64_t q;
+
+	if (!q) {
+		long hz = sysconf(_SC_CLK_TCK);
+
+		q = 1000000000ull / (uint64_t)(hz > 0 ? hz : 100);
+	}
+	return q;
+}
+
+/* What /proc adds to CLOCK_BOOTTIME for us: the offset of our time
+ * namespace (/proc/self/timens_offsets; none without one) */
+static int64_t boottime_offset(void)
+{
+	static int64_t off;
+	static bool known;
+	char *buf, *l;
+	long long sec, nsec;
+
+	if (known)
+		return off;
+	known = true;
+	buf = bzs_read_proc("/proc/self/timens_offsets", 4096, NULL);
+	if (!buf)
+		return off;
+	for (l = buf; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		if (sscanf(l, "boottime %lld %lld", &sec, &nsec) == 2)
+			off = (int64_t)sec * 1000000000 + nsec;
+	free(buf);
+	return off;
+}
+
+bool bzs_image_started_at(uint64_t image, uint64_t ticks)
+{
+	uint64_t lo = image >> BLAZE_IMAGE_EXEC_BITS << BLAZE_IMAGE_START_SHIFT;
+	uint64_t hi = lo + (1ull << BLAZE_IMAGE_START_SHIFT) - 1, q = ns_per_tick();
+	int64_t off = boottime_offset();
+
+	/* the image knows the start to the microsecond, /proc to the tick */
+	return (lo + off) / q <= ticks && ticks <= (hi + off) / q;
+}
+
+bool bzs_proc_is_current(struct bzs_proc *p)
+{
+	uint64_t t;
+	bool same;
+
+	if (!bzs_proc_start_ticks(p->pid, &t))
+		return false;
+	if (p->image) {
+		same = bzs_image_started_at(p->image, t);
+	} else {
+		if (!p->start_known) {
+			p->start_ticks = t;
+			p->start_known = true;
+		}
+		same = p->start_ticks == t;
+	}
+	if (same)
+		p->current_ns = bzs_now_ns();
+	return same;
+}
+
+/* The entry captured before the image was known: does it hold the
+ * process of image (image 0: any)? */
+static bool unknown_is(const struct bzs_proc *u, uint64_t image)
+{
+	return !image || (u->start_known && bzs_image_started_at(image, u->start_ticks));
+}
+
 int bzs_proc_refresh(blaze_symbolizer *s, struct bzs_proc *p, bool eager,
 		     const struct bzs_proc_opts *o)
 {
@@ -387,6 +496,12 @@ int bzs_proc_refresh(blaze_symbolizer *s, struct bzs_proc *p, bool eager,
 	size_t len, n, bad;
 	char *buf;
 
+	/* the maps read are p's when /proc/PID is p's process before and
+	 * after: the pid cannot pass to another process in between */
+	if (!bzs_proc_is_current(p)) {
+		p->gone = true;
+		return -ESRCH;
+	}
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->pid);
 	errno = 0;
 	buf = bzs_read_proc(path, BZS_PROC_MAX, &len);
@@ -399,6 +514,11 @@ int bzs_proc_refresh(blaze_symbolizer *s, struct bzs_proc *p, bool eager,
 	}
 	ents = bzs_maps_parse(buf, len, true, &n, &bad);
 	free(buf);
+	if (n && !bzs_proc_is_current(p)) {
+		bzs_maps_free(ents, n);
+		p->gone = true;
+		return -ESRCH;
+	}
 	if (!n) {
 		/* a zombie shows empty maps: keep what was captured */
 		free(ents);
@@ -494,6 +614,10 @@ struct bzs_perfmap *bzs_proc_perfmap(blaze_symbolizer *s, struct bzs_proc *p)
 	char path[64], root[64];
 	struct stat st;
 
+	/* (a JIT's perf map is looked at for every stack: /proc/PID/stat is
+	 * read again after a millisecond, not at every call) */
+	if (!p->gone && bzs_now_ns() - p->current_ns > PERF_MAP_CHECK_NS && !bzs_proc_is_current(p))
+		p->gone = true;
 	if (!p->gone) {
 		if (!p->pm_path) {
 			/* the owner of /proc/PID is the process's user */
@@ -513,6 +637,9 @@ struct bzs_perfmap *bzs_proc_perfmap(blaze_symbolizer *s, struct bzs_proc *p)
 	}
 	if (!p->pm_path)
 		return p->pm;	/* whose it would be is not known */
+	/* the pid is another process's now: so is the file */
+	if (p->image && bzs_proc_start_ticks(p->pid, &(uint64_t){ 0 }))
+		return p->pm;
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)p->pid);
 	src.root = NULL;
 	src.path = path;
@@ -577,7 +704,9 @@ struct bzs_proc *bzs_proc_get(blaze_symbolizer *s, pid_t pid, uint64_t image, bo
 	struct bzs_proc *p;
 
 	proc_find(s, pid, image, &f);
-	p = f.exact ? f.exact : f.unknown;
+	p = f.exact;
+	if (!p && f.unknown && unknown_is(f.unknown, image))
+		p = f.unknown;
 	if (p) {
 		p->last_use = ++s->tick;
 		return p;
@@ -600,7 +729,9 @@ struct bzs_proc *bzs_proc_capture(blaze_symbolizer *s, pid_t pid, uint64_t image
 	if (image && f.latest && f.latest->image > image)
 		return NULL;
 	p = f.exact;
-	if (!p && f.unknown) {
+	/* else the capture before the image was known, if it is this
+	 * process's (not one that had the pid before) */
+	if (!p && f.unknown && unknown_is(f.unknown, image)) {
 		p = f.unknown;
 		p->image = image;
 	}
@@ -610,7 +741,10 @@ struct bzs_proc *bzs_proc_capture(blaze_symbolizer *s, pid_t pid, uint64_t image
 		return NULL;
 	p->last_use = ++s->tick;
 	p->gone = false;
-	/* the older images keep the mappings they had */
+	/* the older images keep the mappings they had, once /proc shows
+	 * this one (not when the process announced has been replaced) */
+	if (!bzs_proc_is_current(p))
+		return p;
 	for (struct bzs_proc *q = s->procs[(size_t)pid % BZS_PROC_BUCKETS]; q; q = q->next)
 		if (q != p && q->pid == pid && q->image < image)
 			q->gone = true;

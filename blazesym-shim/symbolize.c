@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* The public API: symbolizer lifetime, process and kernel symbolization,
- * result allocation.  One mutex per symbolizer serializes the calls. */
+ * freeing results (built in util.c).  One mutex per symbolizer serializes
+ * the calls. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,20 @@ static size_t env_size(const char *name, size_t def)
 	return (size_t)x;
 }
 
+/* An API call holds the symbolizer's lock and is its call in progress
+ * (for interruption and notices) from call_enter() to call_leave(). */
+static void call_enter(blaze_symbolizer *s)
+{
+	pthread_mutex_lock(&s->lock);
+	bzs_call_begin(s);
+}
+
+static void call_leave(blaze_symbolizer *s)
+{
+	bzs_call_end();
+	pthread_mutex_unlock(&s->lock);
+}
+
 blaze_symbolizer *blaze_symbolizer_new_opts(const blaze_symbolizer_opts *opts)
 {
 	blaze_symbolizer *s;
@@ -93,107 +108,6 @@ void blaze_symbolizer_free(blaze_symbolizer *s)
 }
 
 /* ---- results ---- */
-struct tres {
-	const char *name, *module, *src;
-	uint64_t addr;
-	size_t offset;
-	uint32_t line;
-	uint16_t col;
-	int reason;
-};
-
-/* Remember recently copied strings so a result holds each only once. */
-struct strcache {
-	const char *key[64];
-	char *copy[64];
-};
-
-static size_t str_slot(const char *p)
-{
-	return ((uintptr_t)p >> 3 ^ (uintptr_t)p >> 11) & 63;
-}
-
-static bool str_seen(struct strcache *c, const char *p)
-{
-	size_t i = str_slot(p);
-
-	if (c->key[i] == p)
-		return true;
-	c->key[i] = p;
-	return false;
-}
-
-static const char *str_put(struct strcache *c, char **pos, const char *p)
-{
-	size_t i = str_slot(p), n;
-
-	if (!p)
-		return NULL;
-	if (c->key[i] == p)
-		return c->copy[i];
-	n = strlen(p) + 1;
-	memcpy(*pos, p, n);
-	c->key[i] = p;
-	c->copy[i] = *pos;
-	*pos += n;
-	return c->copy[i];
-}
-
-static blaze_syms *build_result(const struct tres *t, size_t n)
-{
-	struct strcache c = { 0 };
-	size_t bytes = sizeof(blaze_syms) + n * sizeof(blaze_sym);
-	blaze_syms *r;
-	char *pos;
-
-	for (size_t i = 0; i < n; i++) {
-		if (t[i].name && !str_seen(&c, t[i].name))
-			bytes += strlen(t[i].name) + 1;
-		if (t[i].module && !str_seen(&c, t[i].module))
-			bytes += strlen(t[i].module) + 1;
-		if (t[i].src)
-			bytes += 2 * (strlen(t[i].src) + 1);
-	}
-	r = malloc(bytes);
-	if (!r)
-		return NULL;
-	memset(r, 0, sizeof(blaze_syms) + n * sizeof(blaze_sym));
-	r->cnt = n;
-	pos = (char *)&r->syms[n];
-	memset(&c, 0, sizeof(c));
-	for (size_t i = 0; i < n; i++) {
-		blaze_sym *s = &r->syms[i];
-
-		s->name = t[i].name ? str_put(&c, &pos, t[i].name) : NULL;
-		s->module = t[i].module ? str_put(&c, &pos, t[i].module) : NULL;
-		s->addr = t[i].addr;
-		s->offset = t[i].offset;
-		s->reason = (blaze_symbolize_reason)t[i].reason;
-		if (t[i].src) {
-			const char *slash = strrchr(t[i].src, '/');
-			size_t len = strlen(t[i].src);
-
-			memcpy(pos, t[i].src, len + 1);
-			if (slash) {
-				size_t dl = (size_t)(slash - t[i].src);
-
-				s->code_info.file = pos + dl + 1;
-				pos += len + 1;
-				memcpy(pos, t[i].src, dl);
-				pos[dl] = '\0';
-				s->code_info.dir = pos;
-				pos += dl + 1;
-			} else {
-				s->code_info.file = pos;
-				pos += len + 1;
-			}
-			s->code_info.line = t[i].line;
-			s->code_info.column = t[i].col;
-		}
-	}
-	return r;
-}
-
 void blaze_syms_free(const blaze_syms *syms)
 {
 	free((void *)(uintptr_t)syms);
@@ -201,7 +115,7 @@ void blaze_syms_free(const blaze_syms *syms)
 
 /* ---- process ---- */
 static bool perf_lookup(blaze_symbolizer *s, struct bzs_proc *p, const struct bzs_proc_opts *o,
-			struct bzs_perfmap **pm, bool *pm_read, uint64_t addr, struct tres *t)
+			struct bzs_perfmap **pm, bool *pm_read, uint64_t addr, struct bzs_res *t)
 {
 	const char *name;
 	uint64_t start;
@@ -222,7 +136,7 @@ static bool perf_lookup(blaze_symbolizer *s, struct bzs_proc *p, const struct bz
 	return true;
 }
 
-static void sym_file(blaze_symbolizer *s, struct bzs_vma *v, uint64_t addr, struct tres *t)
+static void sym_file(blaze_symbolizer *s, struct bzs_vma *v, uint64_t addr, struct bzs_res *t)
 {
 	struct bzs_file *f = v->file;
 	struct bzs_symtab *tab;
@@ -265,7 +179,7 @@ static void sym_file(blaze_symbolizer *s, struct bzs_vma *v, uint64_t addr, stru
 }
 
 static void sym_cached(blaze_symbolizer *s, struct bzs_proc *p, const struct bzs_proc_opts *o,
-		       uint64_t addr, struct tres *t, struct bzs_perfmap **pm, bool *pm_read)
+		       uint64_t addr, struct bzs_res *t, struct bzs_perfmap **pm, bool *pm_read)
 {
 	struct bzs_vma *v = bzs_proc_find(p, addr);
 
@@ -285,6 +199,7 @@ static void sym_cached(blaze_symbolizer *s, struct bzs_proc *p, const struct bzs
 		break;
 	case BZS_VMA_FILE:
 		t->module = v->path;
+		t->vma = v;
 		break;
 	case BZS_VMA_ANON:
 		if (!perf_lookup(s, p, o, pm, pm_read, addr, t))
@@ -305,7 +220,7 @@ static void sym_cached(blaze_symbolizer *s, struct bzs_proc *p, const struct bzs
  * the range was unmapped and reused since), read the maps of a live
  * process again, once per call, and retry. */
 static void sym_one(blaze_symbolizer *s, struct bzs_proc *p, const struct bzs_proc_opts *o,
-		    uint64_t addr, struct tres *t, bool *refreshed, struct bzs_perfmap **pm,
+		    uint64_t addr, struct bzs_res *t, bool *refreshed, struct bzs_perfmap **pm,
 		    bool *pm_read)
 {
 	sym_cached(s, p, o, addr, t, pm, pm_read);
@@ -331,30 +246,21 @@ const blaze_syms *blaze_symbolize_process_abs_addrs(blaze_symbolizer *s,
 	struct bzs_perfmap *pm = NULL;
 	bool refreshed = false, pm_read = false;
 	struct bzs_proc *p;
-	struct tres *t;
+	struct bzs_res *t;
 	blaze_syms *r = NULL;
 	pid_t pid;
 
-	if (!s || !src || (n && !addrs) || !copy_in(&in, sizeof(in), src, src->type_size)) {
-		bzs_set_err(BLAZE_ERR_INVALID_INPUT);
+	t = bzs_call_results(s && src && (!n || addrs) &&
+			     copy_in(&in, sizeof(in), src, src->type_size), n, sizeof(*t));
+	if (!t)
 		return NULL;
-	}
-	t = calloc(n ? n : 1, sizeof(*t));
-	if (!t) {
-		bzs_set_err(BLAZE_ERR_OUT_OF_MEMORY);
-		return NULL;
-	}
 	o = (struct bzs_proc_opts){ in.debug_syms, in.perf_map, in.no_map_files, in.no_vdso };
 	pid = in.pid ? (pid_t)in.pid : getpid();
-	pthread_mutex_lock(&s->lock);
-	bzs_call_begin(s);
+	call_enter(s);
 	p = bzs_proc_get(s, pid, in.image, true);
 	if (!p) {
-		bzs_call_end();
-	pthread_mutex_unlock(&s->lock);
-		free(t);
-		bzs_set_err(BLAZE_ERR_OUT_OF_MEMORY);
-		return NULL;
+		call_leave(s);
+		return bzs_call_done(NULL, t);
 	}
 	if (!p->nvmas && !p->gone) {
 		refreshed = true;
@@ -362,16 +268,14 @@ const blaze_syms *blaze_symbolize_process_abs_addrs(blaze_symbolizer *s,
 	}
 	for (size_t i = 0; i < n; i++)
 		sym_one(s, p, &o, addrs[i], &t[i], &refreshed, &pm, &pm_read);
-	/* nothing known about the pid: do not keep an empty entry */
-	if (!p->nvmas && !p->pm)
+	/* nothing known about the pid: do not keep an empty entry (but an
+	 * image whose process is gone stays known as such) */
+	if (!p->nvmas && !p->pm && !(p->gone && p->image))
 		bzs_proc_drop(s, p);
-	r = build_result(t, n);
+	r = bzs_build_syms(t, n);
 	bzs_caches_flush(s);
-	bzs_call_end();
-	pthread_mutex_unlock(&s->lock);
-	free(t);
-	bzs_set_err(r ? BLAZE_ERR_OK : BLAZE_ERR_OUT_OF_MEMORY);
-	return r;
+	call_leave(s);
+	return bzs_call_done(r, t);
 }
 
 blaze_err blaze_symbolize_cache_process(blaze_symbolizer *s, const blaze_cache_src_process *cache)
@@ -386,8 +290,7 @@ blaze_err blaze_symbolize_cache_process(blaze_symbolizer *s, const blaze_cache_s
 		bzs_set_err(BLAZE_ERR_INVALID_INPUT);
 		return BLAZE_ERR_INVALID_INPUT;
 	}
-	pthread_mutex_lock(&s->lock);
-	bzs_call_begin(s);
+	call_enter(s);
 	p = bzs_proc_capture(s, in.pid ? (pid_t)in.pid : getpid(), in.image);
 	if (!p) {
 		/* a later image is known: this one is no longer there to read */
@@ -402,42 +305,47 @@ blaze_err blaze_symbolize_cache_process(blaze_symbolizer *s, const blaze_cache_s
 			err = BLAZE_ERR_OUT_OF_MEMORY;
 		else if (r)
 			err = BLAZE_ERR_OTHER;
-		if (!p->nvmas)
+		if (!p->nvmas && !(p->gone && p->image))
 			bzs_proc_drop(s, p);
 	}
 	bzs_caches_flush(s);
-	bzs_call_end();
-	pthread_mutex_unlock(&s->lock);
+	call_leave(s);
 	bzs_set_err(err);
 	return err;
 }
 
 /* ---- kernel ---- */
+/* The cache entry of path, made empty when there is none (NULL: out of
+ * memory) */
+static struct bzs_kcache *kcache_entry(blaze_symbolizer *s, const char *path)
+{
+	struct bzs_kcache *kc, *nk;
+
+	for (size_t i = 0; i < s->nkc; i++)
+		if (!strcmp(s->kc[i].path, path))
+			return &s->kc[i];
+	nk = realloc(s->kc, (s->nkc + 1) * sizeof(*nk));
+	if (!nk)
+		return NULL;
+	s->kc = nk;
+	kc = &s->kc[s->nkc];
+	memset(kc, 0, sizeof(*kc));
+	kc->path = strdup(path);
+	if (!kc->path)
+		return NULL;
+	s->nkc++;
+	return kc;
+}
+
 /* The table of path, loaded once; reload: read it again, handing the
  * replaced table to *old (results may still point into it). */
 static struct bzs_kcache *kcache_get(blaze_symbolizer *s, const char *path, bool reload,
 				     struct bzs_ksyms **old)
 {
-	struct bzs_kcache *kc = NULL;
+	struct bzs_kcache *kc = kcache_entry(s, path);
 
-	for (size_t i = 0; i < s->nkc; i++)
-		if (!strcmp(s->kc[i].path, path))
-			kc = &s->kc[i];
-	if (kc && kc->k && !reload)
+	if (!kc || (kc->k && !reload))
 		return kc;
-	if (!kc) {
-		struct bzs_kcache *nk = realloc(s->kc, (s->nkc + 1) * sizeof(*nk));
-
-		if (!nk)
-			return NULL;
-		s->kc = nk;
-		kc = &s->kc[s->nkc];
-		memset(kc, 0, sizeof(*kc));
-		kc->path = strdup(path);
-		if (!kc->path)
-			return NULL;
-		s->nkc++;
-	}
 	{
 		struct bzs_ksyms *k = bzs_ksyms_load(path);
 
@@ -459,28 +367,18 @@ const blaze_syms *blaze_symbolize_kernel_abs_addrs(blaze_symbolizer *s,
 	struct bzs_ksyms *old = NULL;
 	const char *path;
 	bool reloaded = false;
-	struct tres *t;
+	struct bzs_res *t;
 	blaze_syms *r;
 
-	if (!s || !src || (n && !addrs) || !copy_in(&in, sizeof(in), src, src->type_size)) {
-		bzs_set_err(BLAZE_ERR_INVALID_INPUT);
+	t = bzs_call_results(s && src && (!n || addrs) &&
+			     copy_in(&in, sizeof(in), src, src->type_size), n, sizeof(*t));
+	if (!t)
 		return NULL;
-	}
-	t = calloc(n ? n : 1, sizeof(*t));
-	if (!t) {
-		bzs_set_err(BLAZE_ERR_OUT_OF_MEMORY);
-		return NULL;
-	}
 	path = in.kallsyms ? in.kallsyms : "/proc/kallsyms";
-	pthread_mutex_lock(&s->lock);
-	bzs_call_begin(s);
+	call_enter(s);
 	if (*path)
 		kc = kcache_get(s, path, false, &old);
 	for (size_t i = 0; i < n; i++) {
-		const char *name = NULL, *module = NULL;
-		uint64_t start = 0;
-		int reason;
-
 		if (!*path) {
 			t[i].reason = BLAZE_SYMBOLIZE_REASON_MISSING_SYMS;
 			continue;
@@ -489,9 +387,8 @@ const blaze_syms *blaze_symbolize_kernel_abs_addrs(blaze_symbolizer *s,
 			t[i].reason = BLAZE_SYMBOLIZE_REASON_MISSING_COMPONENT;
 			continue;
 		}
-		reason = bzs_ksyms_lookup(kc->k, addrs[i], &name, &module, &start);
-		if (reason == BLAZE_SYMBOLIZE_REASON_UNKNOWN_ADDR && !reloaded &&
-		    bzs_now_ns() - kc->loaded_ns > KALLSYMS_RELOAD_NS) {
+		if (bzs_ksyms_lookup(kc->k, addrs[i], &t[i]) == BLAZE_SYMBOLIZE_REASON_UNKNOWN_ADDR &&
+		    !reloaded && bzs_now_ns() - kc->loaded_ns > KALLSYMS_RELOAD_NS) {
 			/* maybe a module loaded since */
 			reloaded = true;
 			kc = kcache_get(s, path, true, &old);
@@ -499,43 +396,67 @@ const blaze_syms *blaze_symbolize_kernel_abs_addrs(blaze_symbolizer *s,
 				t[i].reason = BLAZE_SYMBOLIZE_REASON_MISSING_COMPONENT;
 				continue;
 			}
-			reason = bzs_ksyms_lookup(kc->k, addrs[i], &name, &module, &start);
-		}
-		t[i].reason = reason;
-		if (reason == BLAZE_SYMBOLIZE_REASON_SUCCESS) {
-			t[i].name = name;
-			t[i].module = module;
-			t[i].addr = start;
-			t[i].offset = (size_t)(addrs[i] - start);
+			bzs_ksyms_lookup(kc->k, addrs[i], &t[i]);
 		}
 	}
-	r = build_result(t, n);
+	r = bzs_build_syms(t, n);
 	bzs_ksyms_free(old);
-	bzs_call_end();
-	pthread_mutex_unlock(&s->lock);
-	free(t);
-	bzs_set_err(r ? BLAZE_ERR_OK : BLAZE_ERR_OUT_OF_MEMORY);
-	return r;
+	call_leave(s);
+	return bzs_call_done(r, t);
+}
+
+blaze_err blaze_symbolize_kernel_preload(blaze_symbolizer *s, const blaze_symbolize_src_kernel *src)
+{
+	blaze_symbolize_src_kernel in;
+	struct bzs_ksyms *k;
+	struct bzs_kcache *kc;
+	const char *path;
+
+	if (!s || !copy_in(&in, sizeof(in), src, src ? src->type_size : 0)) {
+		bzs_set_err(BLAZE_ERR_INVALID_INPUT);
+		return BLAZE_ERR_INVALID_INPUT;
+	}
+	path = in.kallsyms ? in.kallsyms : "/proc/kallsyms";
+	if (!*path)
+		return BLAZE_ERR_OK;
+	/* read without the lock: the other calls go on meanwhile */
+	k = bzs_ksyms_load(path);
+	if (!k) {
+		bzs_set_err(BLAZE_ERR_NOT_FOUND);
+		return BLAZE_ERR_NOT_FOUND;
+	}
+	call_enter(s);
+	kc = kcache_entry(s, path);
+	if (kc && !kc->k) {
+		kc->k = k;
+		kc->loaded_ns = bzs_now_ns();
+		k = NULL;
+	}
+	call_leave(s);
+	bzs_ksyms_free(k);	/* a look-up loaded it first */
+	bzs_set_err(kc ? BLAZE_ERR_OK : BLAZE_ERR_OUT_OF_MEMORY);
+	return kc ? BLAZE_ERR_OK : BLAZE_ERR_OUT_OF_MEMORY;
 }
 
 /* ---- suite extensions: interruption and notices ---- */
+/* Set the caller's hook s->hook to fn, and s->hook_ctx to ctx, under the lock */
+#define SET_HOOK(s, hook, fn, ctx)			\
+	do {						\
+		if (!(s))				\
+			break;				\
+		pthread_mutex_lock(&(s)->lock);		\
+		(s)->hook = (fn);			\
+		(s)->hook##_ctx = (ctx);		\
+		pthread_mutex_unlock(&(s)->lock);	\
+	} while (0)
+
 void blaze_symbolizer_set_interrupt(blaze_symbolizer *s, bool (*fn)(void *ctx), void *ctx)
 {
-	if (!s)
-		return;
-	pthread_mutex_lock(&s->lock);
-	s->interrupt = fn;
-	s->interrupt_ctx = ctx;
-	pthread_mutex_unlock(&s->lock);
+	SET_HOOK(s, interrupt, fn, ctx);
 }
 
 void blaze_symbolizer_set_notify(blaze_symbolizer *s, void (*fn)(void *ctx, const char *msg),
 				 void *ctx)
 {
-	if (!s)
-		return;
-	pthread_mutex_lock(&s->lock);
-	s->notify = fn;
-	s->notify_ctx = ctx;
-	pthread_mutex_unlock(&s->lock);
+	SET_HOOK(s, notify, fn, ctx);
 }

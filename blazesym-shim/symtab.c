@@ -10,15 +10,8 @@
 int bzs_builder_add(struct bzs_symtab_builder *b, uint64_t addr, uint64_t size,
 		    uint64_t limit, const char *name, uint32_t score)
 {
-	if (b->cnt == b->cap) {
-		size_t ncap = b->cap ? b->cap * 2 : 1024;
-		struct bzs_cand *nc = realloc(b->c, ncap * sizeof(*nc));
-
-		if (!nc)
-			return -ENOMEM;
-		b->c = nc;
-		b->cap = ncap;
-	}
+	if (BZS_ARRAY_RESERVE(b->c, b->cap, b->cnt, 1024))
+		return -ENOMEM;
 	b->c[b->cnt] = (struct bzs_cand){ addr, size, limit, name, score, (uint32_t)b->cnt };
 	b->cnt++;
 	return 0;
@@ -26,15 +19,8 @@ int bzs_builder_add(struct bzs_symtab_builder *b, uint64_t addr, uint64_t size,
 
 int bzs_builder_own(struct bzs_symtab_builder *b, char *pool, size_t len)
 {
-	if (b->npools == b->pcap) {
-		size_t ncap = b->pcap ? b->pcap * 2 : 4;
-		char **np = realloc(b->pools, ncap * sizeof(*np));
-
-		if (!np)
-			return -ENOMEM;
-		b->pools = np;
-		b->pcap = ncap;
-	}
+	if (BZS_ARRAY_RESERVE(b->pools, b->pcap, b->npools, 4))
+		return -ENOMEM;
 	b->pools[b->npools++] = pool;
 	b->mem += len;
 	return 0;
@@ -175,19 +161,11 @@ nomem:
 
 ssize_t bzs_symtab_lookup(const struct bzs_symtab *t, uint64_t addr)
 {
-	size_t lo = 0, hi = t->cnt;
+	size_t lo;
 
 	if (!t->cnt || addr < t->syms[0].addr)
 		return -1;
-	/* last symbol with start <= addr */
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->syms[mid].addr <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	lo = BZS_SORTED_LAST_AT_MOST(t->syms, t->cnt, addr, addr);
 	if (addr < t->syms[lo].end)
 		return (ssize_t)lo;
 	/* a sized symbol nested in a bigger one: look a little further back */

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* Errors, reason strings, the clock. */
+/* Errors, reason strings, the clock, growable arrays, the results of a call
+ * (checked arguments, per-address results, the blaze_syms built from them). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -54,4 +56,146 @@ uint64_t bzs_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int bzs_array_reserve(void *arrp, size_t *cap, size_t cnt, size_t elem_size, size_t first_cap)
+{
+	size_t ncap = *cap ? *cap * 2 : first_cap;
+	void *arr, *na;
+
+	if (cnt < *cap)
+		return 0;
+	memcpy(&arr, arrp, sizeof(arr));
+	na = realloc(arr, ncap * elem_size);
+	if (!na)
+		return -ENOMEM;
+	memcpy(arrp, &na, sizeof(na));
+	*cap = ncap;
+	return 0;
+}
+
+void *bzs_call_results(bool args_ok, size_t n, size_t elem_size)
+{
+	void *t;
+
+	if (!args_ok) {
+		bzs_set_err(BLAZE_ERR_INVALID_INPUT);
+		return NULL;
+	}
+	t = calloc(n ? n : 1, elem_size);
+
+	if (!t)
+		bzs_set_err(BLAZE_ERR_OUT_OF_MEMORY);
+	return t;
+}
+
+const blaze_syms *bzs_call_done(blaze_syms *r, void *results)
+{
+	free(results);
+	bzs_set_err(r ? BLAZE_ERR_OK : BLAZE_ERR_OUT_OF_MEMORY);
+	return r;
+}
+
+/* Remember recently copied strings so a result holds each only once. */
+struct strcache {
+	const char *key[64];
+	char *copy[64];
+};
+
+static size_t str_slot(const char *p)
+{
+	return ((uintptr_t)p >> 3 ^ (uintptr_t)p >> 11) & 63;
+}
+
+static bool str_seen(struct strcache *c, const char *p)
+{
+	size_t i = str_slot(p);
+
+	if (c->key[i] == p)
+		return true;
+	c->key[i] = p;
+	return false;
+}
+
+static const char *str_put(struct strcache *c, char **pos, const char *p)
+{
+	size_t i = str_slot(p), n;
+
+	if (!p)
+		return NULL;
+	if (c->key[i] == p)
+		return c->copy[i];
+	n = strlen(p) + 1;
+	memcpy(*pos, p, n);
+	c->key[i] = p;
+	c->copy[i] = *pos;
+	*pos += n;
+	return c->copy[i];
+}
+
+blaze_syms *bzs_build_syms(const struct bzs_res *t, size_t n)
+{
+	struct strcache c = { 0 };
+	size_t bytes = sizeof(blaze_syms) + n * sizeof(blaze_sym);
+	blaze_syms *r;
+	char *pos;
+
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].name && !str_seen(&c, t[i].name))
+			bytes += strlen(t[i].name) + 1;
+		if (t[i].module && !str_seen(&c, t[i].module))
+			bytes += strlen(t[i].module) + 1;
+		if (t[i].src)
+			bytes += 2 * (strlen(t[i].src) + 1);
+	}
+	r = malloc(bytes);
+	if (!r)
+		return NULL;
+	memset(r, 0, sizeof(blaze_syms) + n * sizeof(blaze_sym));
+	r->cnt = n;
+	pos = (char *)&r->syms[n];
+	memset(&c, 0, sizeof(c));
+	for (size_t i = 0; i < n; i++) {
+		blaze_sym *s = &r->syms[i];
+
+		s->name = t[i].name ? str_put(&c, &pos, t[i].name) : NULL;
+		s->module = t[i].module ? str_put(&c, &pos, t[i].module) : NULL;
+		s->addr = t[i].addr;
+		s->offset = t[i].offset;
+		s->reason = (blaze_symbolize_reason)t[i].reason;
+		if (t[i].vma) {
+			const struct bzs_vma *v = t[i].vma;
+
+			s->map_start = v->start;
+			s->map_end = v->end;
+			s->map_off = v->off;
+			if (v->file && !v->file->reason &&
+			    v->file->elf.build_id_len <= BLAZE_BUILD_ID_MAX) {
+				s->build_id_len = (uint8_t)v->file->elf.build_id_len;
+				memcpy(s->build_id, v->file->elf.build_id, s->build_id_len);
+			}
+		}
+		if (t[i].src) {
+			const char *slash = strrchr(t[i].src, '/');
+			size_t len = strlen(t[i].src);
+
+			memcpy(pos, t[i].src, len + 1);
+			if (slash) {
+				size_t dl = (size_t)(slash - t[i].src);
+
+				s->code_info.file = pos + dl + 1;
+				pos += len + 1;
+				memcpy(pos, t[i].src, dl);
+				pos[dl] = '\0';
+				s->code_info.dir = pos;
+				pos += dl + 1;
+			} else {
+				s->code_info.file = pos;
+				pos += len + 1;
+			}
+			s->code_info.line = t[i].line;
+			s->code_info.column = t[i].col;
+		}
+	}
+	return r;
 }

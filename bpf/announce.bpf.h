@@ -8,44 +8,64 @@
 #define SUITE_ANNOUNCE_BPF_H
 
 #include "announce.h"
+#include "image.bpf.h"
 #include "losses.bpf.h"
+#include "maps.bpf.h"
+#include "tp.bpf.h"
 
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, __u8);
-} announced SEC(".maps");
+LRU_HASH_MAP(announced, __u32, __u8, 16384);
+RINGBUF_MAP(announce_rb, 256 * 1024);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
-} announce_rb SEC(".maps");
+/* Room on announce_rb for an event of size bytes about key, when key is
+ * new in map seen (a map of __u8, then holding it): NULL if it was there
+ * already, or if the ring buffer is full (counted, and key removed again
+ * so that the next event retries).  The caller fills and submits it. */
+static __always_inline void *announce_reserve(void *seen, const void *key, __u64 size)
+{
+	void *e;
+	__u8 one = 1;
 
-/* Once per tgid, with its image (exec_id: the mappings the stacks were
- * taken in); with the exec programs below, an exec forgets the tgid, so
+	if (bpf_map_update_elem(seen, key, &one, BPF_NOEXIST))
+		return NULL;
+	e = bpf_ringbuf_reserve(&announce_rb, size, 0);
+	if (!e) {
+		loss_inc(LOSS_RINGBUF);
+		bpf_map_delete_elem(seen, key);
+	}
+	return e;
+}
+
+/* announce_reserve() for an event that begins as struct announce_event,
+ * with that part filled in; the caller fills the rest and submits it */
+static __always_inline void *announce_begin(void *seen, const void *key, __u64 size,
+					    __u32 type, __u32 tgid, __u64 exec_id)
+{
+	struct announce_event *e = announce_reserve(seen, key, size);
+
+	if (e) {
+		e->type = type;
+		e->tgid = tgid;
+		e->exec_id = exec_id;
+	}
+	return e;
+}
+
+/* Once per tgid, with its image (task_image(): the process instance and
+ * exec whose mappings the stacks were taken in); with the exec programs below, an exec forgets the tgid, so
  * the new image is announced too.  A full ring buffer is counted and
  * retried next time */
 static __always_inline void announce_tgid(__u32 tgid, __u64 exec_id)
 {
 	struct announce_event *e;
-	__u8 one = 1;
 
 	/* a lookup first: an LRU update takes a free node (and may evict)
 	 * before it finds the key exists */
-	if (bpf_map_lookup_elem(&announced, &tgid) ||
-	    bpf_map_update_elem(&announced, &tgid, &one, BPF_NOEXIST))
+	if (bpf_map_lookup_elem(&announced, &tgid))
 		return;
-	e = bpf_ringbuf_reserve(&announce_rb, sizeof(*e), 0);
-	if (!e) {
-		loss_inc(LOSS_RINGBUF);
-		bpf_map_delete_elem(&announced, &tgid);
-		return;
-	}
-	e->type = ANNOUNCE_EV_NEW_PROCESS;
-	e->tgid = tgid;
-	e->exec_id = exec_id;
-	bpf_ringbuf_submit(e, 0);
+	e = announce_begin(&announced, &tgid, sizeof(*e), ANNOUNCE_EV_NEW_PROCESS,
+			   tgid, exec_id);
+	if (e)
+		bpf_ringbuf_submit(e, 0);
 }
 
 /* After exec the process maps other files: announce it again */
@@ -68,17 +88,7 @@ static __always_inline int announce_exec(void)
 	return 0;
 }
 
-SEC("tp_btf/sched_process_exec")
-int BPF_PROG(sched_process_exec_btf)
-{
-	return announce_exec();
-}
-
-SEC("raw_tp/sched_process_exec")
-int sched_process_exec_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return announce_exec();
-}
+TP_PROGRAMS(sched_process_exec, announce_exec())
 #endif
 
 #endif

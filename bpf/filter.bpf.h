@@ -3,40 +3,28 @@
  * are not traced pay one or two compares.  A task whose number matches is
  * then checked to be the target itself (bpf/filter.h: struct
  * target_ident), not a later task given the same number.  User space
- * fills it through tools/lib/bpfutil.h. */
+ * fills it through tools/lib/bpfmaps.h. */
 #ifndef SUITE_FILTER_BPF_H
 #define SUITE_FILTER_BPF_H
 
 #include <bpf/bpf_core_read.h>
 #include "filter.h"
+#include "maps.bpf.h"
 
 const volatile struct target_filter tfilter = {};
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1);		/* sized by user space */
-	__type(key, __u32);
-	__type(value, struct target_ident);
-} target_tgids SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct target_ident);
-} target_tids SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);		/* number of possible CPUs */
-	__type(key, __u32);
-	__type(value, __u8);
-} target_cpus SEC(".maps");
+/* all sized by user space: the -p and -t targets, the possible CPUs */
+HASH_MAP(target_tgids, __u32, struct target_ident, 1);
+HASH_MAP(target_tids, __u32, struct target_ident, 1);
+ARRAY_MAP(target_cpus, __u8, 1);
 
 /* Where the task comes from: a BTF-typed tracepoint argument (tp_btf:
  * direct loads), an untyped one (raw_tp: CO-RE reads), or the current
  * task (taken only once its number matched) */
 enum target_src { TARGET_BTF, TARGET_RAW, TARGET_CURRENT };
+
+/* The source of a tracepoint argument, from the program's flavour */
+#define TARGET_ARG(btf) ((btf) ? TARGET_BTF : TARGET_RAW)
 
 /* The start time of the task (leader: of its process) */
 static __always_inline __u64 target_start(enum target_src src,
@@ -102,13 +90,6 @@ static __always_inline bool target_current(__u32 tgid, __u32 tid)
 	return target_task(TARGET_CURRENT, NULL, tgid, tid);
 }
 
-/* The image of the current process: the kernel counts execs in
- * self_exec_id, and a thread starts with its creator's, so (tgid, it)
- * names what the process had mapped when a stack was taken */
-static __always_inline __u64 current_exec_id(void)
-{
-	return bpf_get_current_task_btf()->self_exec_id;
-}
 
 static __always_inline bool target_cpu(__u32 cpu)
 {

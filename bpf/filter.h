@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* Which tasks a tool traces (-p, -t, -C), shared by BPF and user space. */
+/* Which tasks a tool traces (-p, -t, -C), shared by BPF and user space.
+ * BPF: bpf/filter.bpf.h; user space: tools/lib/bpfmaps.c. */
 #ifndef SUITE_FILTER_H
 #define SUITE_FILTER_H
 

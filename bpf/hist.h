@@ -4,7 +4,8 @@
  * Values below HIST_LINEAR get a slot each; above, every power of two is
  * split into HIST_SUB linear sub-buckets, so a slot spans at most 1/8 of
  * its value: percentiles read from it are within ~6% (12.5% worst case).
- * 496 slots cover the whole u64 range. */
+ * 496 slots cover the whole u64 range.
+ * BPF: bpf/hist.bpf.h; user space: tools/lib/histogram.c. */
 #ifndef SUITE_HIST_H
 #define SUITE_HIST_H
 

@@ -16,45 +16,18 @@
 const volatile bool stream_samples = false;	/* --record: every sample to user space */
 const volatile bool aggregate = true;		/* count in the maps */
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1);		/* --max-lines */
-	__type(key, struct hitm_line_key);
-	__type(value, struct hitm_counts);
-} lines SEC(".maps");
+HASH_MAP(lines, struct hitm_line_key, struct hitm_counts, 1);	/* --max-lines */
+HASH_MAP(offs, struct hitm_off_key, struct hitm_counts, 1);	/* 4 x --max-lines */
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1);		/* 4 x --max-lines */
-	__type(key, struct hitm_off_key);
-	__type(value, struct hitm_counts);
-} offs SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, HITM_SKIP_KINDS);
-	__type(key, __u32);
-	__type(value, __u64);
-} skips SEC(".maps");
+COUNTER_MAP(skips, HITM_SKIP_KINDS, skip_inc)
 
 /* --record: every sample */
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1024 * 1024);
-} events SEC(".maps");
+RINGBUF_MAP(events, 1024 * 1024);
 
 /* Kernels before 5.12 had a plain u64 weight */
 struct perf_sample_data___old {
 	__u64 weight;
 } __attribute__((preserve_access_index));
-
-static __always_inline void skip_inc(__u32 kind)
-{
-	__u64 *v = bpf_map_lookup_elem(&skips, &kind);
-
-	if (v)
-		(*v)++;
-}
 
 /* The first thread to set *first, or a flag that another one came */
 static __always_inline void thread_seen(__u32 *first, __u32 *multi, __u32 tid)
@@ -164,7 +137,7 @@ int hitm_sample(struct bpf_perf_event_data *ctx)
 		return 0;
 	}
 
-	announce_tgid(tgid, current_exec_id());
+	announce_tgid(tgid, current_image());
 	if (stream_samples) {
 		struct hitm_sample *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 

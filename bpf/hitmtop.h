@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* hitmtop: what the BPF program and user space share. */
+/* hitmtop: what the BPF program (bpf/hitmtop.bpf.c) and user space
+ * (tools/hitmtop/) share. */
 #ifndef HITMTOP_H
 #define HITMTOP_H
 

@@ -3,50 +3,38 @@
 #define SUITE_LOSSES_BPF_H
 
 #include "losses.h"
+#include "maps.bpf.h"
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, LOSS_KINDS);
-	__type(key, __u32);
-	__type(value, __u64);
-} losses SEC(".maps");
+/* losses: what could not be recorded, by enum loss_kind */
+COUNTER_MAP(losses, LOSS_KINDS, loss_inc)
 
-static __always_inline void loss_inc(__u32 kind)
+/* The result of a map update or creation that, failing, loses n events:
+ * they are counted by the cause, a full map (-E2BIG) as kind_full, no
+ * kernel memory for a new element (-ENOMEM) as LOSS_NOMEM, anything else
+ * as LOSS_OTHER */
+static __always_inline long update_checked_n(long err, __u32 kind_full, __u64 n)
 {
-	__u64 *v = bpf_map_lookup_elem(&losses, &kind);
+	__u32 kind;
+	__u64 *v;
 
-	if (v)
-		(*v)++;
-}
-
-/* The result of a map update or creation: a failure is counted by its
- * cause, a full map (-E2BIG) as kind_full, no kernel memory for a new
- * element (-ENOMEM) as LOSS_NOMEM, anything else as LOSS_OTHER */
-static __always_inline long update_checked(long err, __u32 kind_full)
-{
 	if (!err)
 		return 0;
 	if (err == -7 /* E2BIG */)
-		loss_inc(kind_full);
+		kind = kind_full;
 	else if (err == -12 /* ENOMEM */)
-		loss_inc(LOSS_NOMEM);
+		kind = LOSS_NOMEM;
 	else
-		loss_inc(LOSS_OTHER);
+		kind = LOSS_OTHER;
+	v = bpf_map_lookup_elem(&losses, &kind);
+	if (v)
+		*v += n;
 	return err;
 }
 
-/* A stack id from bpf_get_stackid(), with its failure counted */
-static __always_inline int stackid_checked(int id, bool user)
+/* The same for a failure that loses one event */
+static __always_inline long update_checked(long err, __u32 kind_full)
 {
-	if (id >= 0)
-		return id;
-	if (id == -17 /* EEXIST */)
-		loss_inc(LOSS_STACK_COLLISION);
-	else if (id == -12 /* ENOMEM */)
-		loss_inc(LOSS_STACK_FULL);
-	else
-		loss_inc(user ? LOSS_USTACK : LOSS_KSTACK);
-	return id;
+	return update_checked_n(err, kind_full, 1);
 }
 
 #endif

@@ -18,39 +18,26 @@ extern __u32 exec_gen;
 #define ANNOUNCE_EXEC_HOOK() __sync_fetch_and_add(&exec_gen, 1)
 #include "announce.bpf.h"
 #include "ustack.bpf.h"
+#include "agg.bpf.h"
 #include "tp.bpf.h"
 
 const volatile bool want_ustack = true;
 const volatile bool want_kstack = true;
 const volatile bool want_names = true;	/* announce regions for mapping names */
-const volatile bool dwarf_mode = false;
 
 /* Written by user space while running (.bss) */
 __u64 warmup_end_ns;	/* bpf_ktime_get_ns() before which faults are warm-up;
 			 * 0 once it is over (no clock read per fault) */
 bool dedupe;		/* some thread may carry two of our events: count one */
 
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, MAX_STACK_DEPTH * sizeof(__u64));
-	__uint(max_entries, 1);		/* --stack-storage-size */
-} stacks SEC(".maps");
+/* Drained while tracing (bpf/agg.bpf.h): --max-entries keys between two
+ * drains, any number over the run.  A plain hash map: a key is one
+ * thread's, so only one CPU writes an entry at a time (the counts are
+ * added atomically all the same); cheaper per fault than a per-CPU map,
+ * measured */
+AGG_MAP(counts, struct pf_key, struct pf_val, 1);	/* --max-entries */
 
-/* per CPU: no atomic operation per fault; user space adds them up */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 1);		/* --max-entries */
-	__type(key, struct pf_key);
-	__type(value, struct pf_val);
-} counts SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, PF_STATS);
-	__type(key, __u32);
-	__type(value, __u64);
-} stats SEC(".maps");
+COUNTER_MAP(stats, PF_STATS, stat_inc)
 
 /* A 2 MiB region of a process's address space */
 struct pf_region {
@@ -62,12 +49,7 @@ struct pf_region {
 
 /* Regions already announced, so that user space reads /proc/PID/maps
  * while the mappings there live */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 65536);
-	__type(key, struct pf_region);
-	__type(value, __u8);
-} seen_region SEC(".maps");
+LRU_HASH_MAP(seen_region, struct pf_region, __u8, 65536);
 
 /* What each CPU announced last (process, region): most faults repeat it,
  * and then cost no hash-map update */
@@ -80,28 +62,12 @@ struct last_seen {
 /* Bumped by every exec: a process announced before must be again */
 __u32 exec_gen;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct last_seen);
-} last_seen SEC(".maps");
+PERCPU_ARRAY_MAP(last_seen, struct last_seen, 1);
+
+PERCPU_ARRAY_MAP(pending, struct pf_pending, 1);
 
 /* With dedupe: the attach cookie of the one event that counts a thread */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 65536);
-	__type(key, __u32);
-	__type(value, __u64);
-} owner SEC(".maps");
-
-static __always_inline void stat_inc(__u32 k)
-{
-	__u64 *v = bpf_map_lookup_elem(&stats, &k);
-
-	if (v)
-		(*v)++;
-}
+LRU_HASH_MAP(owner, __u32, __u64, 65536);
 
 static __always_inline void announce_region(struct last_seen *last, __u32 tgid,
 					   __u64 exec_id, __u64 addr)
@@ -110,24 +76,15 @@ static __always_inline void announce_region(struct last_seen *last, __u32 tgid,
 		.tgid = tgid, .index = addr >> PF_REGION_SHIFT, .exec_id = exec_id,
 	};
 	struct pf_event *e;
-	__u8 one = 1;
 
 	if (last->region.tgid == r.tgid && last->region.index == r.index &&
 	    last->region.exec_id == r.exec_id)
 		return;
 	last->region = r;
-	if (bpf_map_update_elem(&seen_region, &r, &one, BPF_NOEXIST))
+	e = announce_begin(&seen_region, &r, sizeof(*e), PF_EV_NEW_REGION, tgid, exec_id);
+	if (!e)
 		return;
-	e = bpf_ringbuf_reserve(&announce_rb, sizeof(*e), 0);
-	if (!e) {
-		loss_inc(LOSS_RINGBUF);
-		bpf_map_delete_elem(&seen_region, &r);
-		return;
-	}
-	e->type = PF_EV_NEW_REGION;
-	e->tgid = tgid;
 	e->addr = addr;
-	e->exec_id = exec_id;
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -136,16 +93,10 @@ static __always_inline void announce_region(struct last_seen *last, __u32 tgid,
 static __always_inline bool fault_send(struct pf_key *key, __u64 seq, __u64 addr,
 				       bool major)
 {
-	struct pf_fault *f;
+	struct pf_fault *f = ustack_record_reserve(seq, sizeof(*f), &key->ustack);
 
-	if (!seq)
+	if (!f)
 		return false;
-	f = bpf_ringbuf_reserve(&ustack_rb, sizeof(*f), 0);
-	if (!f) {
-		loss_inc(LOSS_RINGBUF);
-		key->ustack = PF_USTACK_LOST;	/* keep the count, not the stack */
-		return false;
-	}
 	f->type = PF_EV_FAULT;
 	f->major = major;
 	f->seq = seq;
@@ -177,6 +128,55 @@ static __always_inline bool duplicate(void *ctx, __u32 tid)
 	return true;
 }
 
+static __always_inline bool key_eq(const struct pf_key *a, const struct pf_key *b)
+{
+	const __u64 *x = (const void *)a, *y = (const void *)b;
+
+	for (int i = 0; i < sizeof(*a) / sizeof(__u64); i++)
+		if (x[i] != y[i])
+			return false;
+	return true;
+}
+
+/* One fault (or, flushing, the faults of pending) into v */
+static __always_inline void val_add(struct pf_val *v, __u64 major, __u64 minor,
+				    __u64 lo, __u64 hi)
+{
+	v->major += major;
+	v->minor += minor;
+	if (!v->addr_min || lo < v->addr_min)
+		v->addr_min = lo;
+	if (hi > v->addr_max)
+		v->addr_max = hi;
+	if (!v->comm[0])
+		bpf_get_current_comm(&v->comm, sizeof(v->comm));
+}
+
+/* The faults held in p into the counts map (p emptied); counted as lost
+ * if the map has no room for them */
+static __always_inline void pending_flush(struct pf_pending *p)
+{
+	struct pf_val *val, zero = {};
+	__u64 n = p->n;
+
+	p->n = 0;
+	if (!n)
+		return;
+	val = AGG_VALUE_N(counts, &p->key, &zero, n);
+	if (!val)
+		return;
+	/* a key is one thread's: its faults come one at a time, never on
+	 * two CPUs at once, so plain adds are exact */
+	val->major += p->val.major;
+	val->minor += p->val.minor;
+	if (!val->addr_min || p->val.addr_min < val->addr_min)
+		val->addr_min = p->val.addr_min;
+	if (p->val.addr_max > val->addr_max)
+		val->addr_max = p->val.addr_max;
+	if (!val->comm[0])
+		__builtin_memcpy(val->comm, p->val.comm, sizeof(val->comm));
+}
+
 static __always_inline int handle_fault(struct bpf_perf_event_data *ctx, bool major)
 {
 	__u64 id = bpf_get_current_pid_tgid();
@@ -184,6 +184,7 @@ static __always_inline int handle_fault(struct bpf_perf_event_data *ctx, bool ma
 	struct pf_key key = {};
 	struct pf_val *val, zero = {};
 	struct last_seen *last;
+	struct pf_pending *p;
 	__u32 zero_key = 0;
 	__u64 addr, ip, seq = 0;
 
@@ -197,22 +198,15 @@ static __always_inline int handle_fault(struct bpf_perf_event_data *ctx, bool ma
 	ip = PT_REGS_IP((struct pt_regs *)&ctx->regs);
 	key.tgid = tgid;
 	key.tid = tid;
-	key.exec_id = current_exec_id();
+	key.exec_id = current_image();
 	if (warmup_end_ns)
 		key.warmup = bpf_ktime_get_ns() < warmup_end_ns;
 	/* kernel text lives in the upper half: a fault taken in kernel mode */
 	key.kernel_mode = (__s64)ip < 0;
-	key.ustack = -1;
-	key.kstack = -1;
+	/* key.ustack, key.kstack: STACK_NONE unless taken */
 	last = bpf_map_lookup_elem(&last_seen, &zero_key);
 	if (want_ustack) {
-		if (dwarf_mode) {
-			seq = ustack_take(tgid, tid);
-			key.ustack = seq ? PF_USTACK_DWARF : PF_USTACK_LOST;
-		} else {
-			key.ustack = stackid_checked(
-				bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK), true);
-		}
+		key.ustack = ustack_id(ctx, tgid, tid, &seq);
 		if (last && (last->tgid != tgid || last->exec_gen != exec_gen)) {
 			last->tgid = tgid;
 			last->exec_gen = exec_gen;
@@ -220,42 +214,26 @@ static __always_inline int handle_fault(struct bpf_perf_event_data *ctx, bool ma
 		}
 	}
 	if (want_kstack && key.kernel_mode)
-		key.kstack = stackid_checked(bpf_get_stackid(ctx, &stacks, 0), false);
+		key.kstack = kstack_id(ctx);
 	if (want_names && last)
 		announce_region(last, tgid, key.exec_id, addr);
 	if (fault_send(&key, seq, addr, major))
 		return 0;
 
-	val = bpf_map_lookup_elem(&counts, &key);
-	if (!val) {
-		long err;
-
-		zero.addr_min = addr;
-		zero.addr_max = addr;
-		bpf_get_current_comm(&zero.comm, sizeof(zero.comm));
-		err = bpf_map_update_elem(&counts, &key, &zero, BPF_NOEXIST);
-		if (err && !bpf_map_lookup_elem(&counts, &key)) {
-			update_checked(err, LOSS_AGG_FULL);
-			return 0;
+	p = bpf_map_lookup_elem(&pending, &zero_key);
+	if (p) {
+		if (!p->n || !key_eq(&p->key, &key)) {
+			pending_flush(p);
+			p->key = key;
+			__builtin_memset(&p->val, 0, sizeof(p->val));
 		}
-		val = bpf_map_lookup_elem(&counts, &key);
-		if (!val)
-			return 0;
+		p->n++;
+		val_add(&p->val, major, !major, addr, addr);
+		return 0;
 	}
-	if (major)
-		val->major++;
-	else
-		val->minor++;
-	if (!val->addr_min) {
-		/* first fault of this entry on this CPU */
-		val->addr_min = addr;
-		if (!val->comm[0])
-			bpf_get_current_comm(&val->comm, sizeof(val->comm));
-	}
-	if (addr < val->addr_min)
-		val->addr_min = addr;
-	if (addr > val->addr_max)
-		val->addr_max = addr;
+	val = AGG_VALUE(counts, &key, &zero);
+	if (val)
+		val_add(val, major, !major, addr, addr);
 	return 0;
 }
 

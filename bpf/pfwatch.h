@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* pfwatch: what crosses between bpf/pfwatch.bpf.c and user space
+ * (tools/pfwatch/). */
 #ifndef PFWATCH_H
 #define PFWATCH_H
 
+#include "announce.h"
+#include "stackeng.h"
+
 #define TASK_COMM_LEN 16
-#define MAX_STACK_DEPTH 127
 
 /* Faults announce each new 2 MiB region of an address space, so that
  * user space reads /proc/PID/maps while the mapping there lives */
@@ -14,8 +18,8 @@
 struct pf_key {
 	__u32 tgid;
 	__u32 tid;
-	__s32 ustack;		/* stack id, or < 0: none or lost */
-	__s32 kstack;		/* -1: fault taken in user mode (no kernel stack) */
+	__u64 ustack;		/* stack ids, or marks (bpf/stackeng.h) */
+	__u64 kstack;		/* STACK_NONE: fault taken in user mode */
 	__u8 warmup;		/* 1: fault in the warm-up */
 	__u8 kernel_mode;	/* 1: fault taken in kernel mode (e.g. copy_to_user) */
 	__u8 pad[6];
@@ -23,7 +27,8 @@ struct pf_key {
 				 * stacks, mappings and comm are its own */
 };
 
-/* per CPU in the map; user space adds them up */
+/* One entry's value; user space combines those of its drains (counts
+ * added, the lowest and highest address kept, the first comm seen) */
 struct pf_val {
 	__u64 major;
 	__u64 minor;
@@ -31,6 +36,17 @@ struct pf_val {
 	__u64 addr_max;
 	char comm[TASK_COMM_LEN];	/* the thread's name at its first fault
 					 * (of this key: in this image) */
+};
+
+/* Per CPU (map pending): the faults of one key not yet added to the
+ * counts map.  A thread faulting again and again in one place (the usual
+ * case) then costs no hash-map look-up per fault: its faults are summed
+ * here, and added to the map when a fault of another key comes to this
+ * CPU.  User space adds what is left after the programs stopped. */
+struct pf_pending {
+	struct pf_key key;
+	struct pf_val val;
+	__u64 n;		/* faults held; 0: none */
 };
 
 /* Counters kept per CPU (stats map) */
@@ -41,24 +57,23 @@ enum pf_stat {
 	PF_STATS,
 };
 
-/* Records on the ring buffer (announce_rb, shared with the process
- * announcements of bpf/announce.h, whose type differs) */
+/* Records on the ring buffer announce_rb, besides the process
+ * announcements of bpf/announce.h: they begin as one, with a type of
+ * their own */
 enum pf_event_type {
 	PF_EV_NEW_REGION = 0x5646,	/* "VF": a fault in a region not seen before */
 };
 
 struct pf_event {
-	__u32 type;		/* PF_EV_NEW_REGION */
-	__u32 tgid;
+	struct announce_event a;	/* type PF_EV_NEW_REGION, the process
+					 * and its image */
 	__u64 addr;		/* the faulting address */
-	__u64 exec_id;		/* the image of the process */
 };
 
 /* --dwarf: the user stack is a sample on ustack_rb (bpf/ustack.h),
  * followed there by its fault; user space unwinds and counts those.
- * Faults without a sample stay in the counts map as usual. */
-#define PF_USTACK_DWARF		-1000	/* key.ustack: in a sample, see seq */
-#define PF_USTACK_LOST		-1001	/* the sample could not be taken */
+ * Faults without a sample (key.ustack STACK_LOST) stay in the counts map
+ * as usual. */
 #define PF_EV_FAULT		0x4650	/* "PF" */
 
 struct pf_fault {
@@ -66,7 +81,7 @@ struct pf_fault {
 	__u32 major;
 	__u64 seq;		/* its sample */
 	__u64 addr;
-	struct pf_key key;	/* ustack: PF_USTACK_DWARF */
+	struct pf_key key;	/* ustack: STACK_IN_SAMPLE */
 	char comm[TASK_COMM_LEN];
 };
 

@@ -5,7 +5,7 @@
  * and migrations are streamed as they happen; interrupt-like spans
  * (hard IRQs, softirqs, x86 vectors, work items, hrtimer callbacks) are
  * paired here and streamed once, when they end.  User space decides what
- * is an intruder (tools/lib/silence.c).
+ * is an intruder (tools/schedsilence/model.c).
  *
  * The ring buffer never wakes the reader (BPF_RB_NO_WAKEUP): a wakeup is
  * an irq_work self-interrupt on the watched CPU, which would be traced in
@@ -38,26 +38,13 @@ struct span_start {
  * themselves, then one slot per x86 vector */
 enum { SLOT_IRQ, SLOT_SOFTIRQ, SLOT_HRTIMER, SLOT_VEC0, SLOTS = SLOT_VEC0 + SS_VEC_KINDS };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, SLOTS);
-	__type(key, __u32);
-	__type(value, struct span_start);
-} spans SEC(".maps");
+PERCPU_ARRAY_MAP(spans, struct span_start, SLOTS);
 
 /* work items run in kworkers, which can be preempted by another kworker
  * on the same CPU: their start is kept by thread */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u32);
-	__type(value, struct span_start);
-} works SEC(".maps");
+LRU_HASH_MAP(works, __u32, struct span_start, 4096);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 22);	/* sized by user space */
-} events SEC(".maps");
+RINGBUF_MAP(events, 1 << 22);	/* sized by user space */
 
 static __always_inline struct ss_event *ev_new(__u32 type, __u32 cpu)
 {
@@ -72,6 +59,12 @@ static __always_inline struct ss_event *ev_new(__u32 type, __u32 cpu)
 	e->cpu = cpu;
 	e->ts = bpf_ktime_get_ns();
 	return e;
+}
+
+/* The same for an event about CPU cpu, only if it is watched */
+static __always_inline struct ss_event *ev_watched(__u32 type, __u32 cpu)
+{
+	return target_cpu(cpu) ? ev_new(type, cpu) : NULL;
 }
 
 static __always_inline void ev_send(struct ss_event *e)
@@ -94,12 +87,8 @@ static __always_inline __u32 task_cpu_of(struct task_struct *t)
 static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
 					 struct task_struct *next)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
-	struct ss_event *e;
+	struct ss_event *e = ev_watched(SS_EV_SWITCH, bpf_get_smp_processor_id());
 
-	if (!target_cpu(cpu))
-		return 0;
-	e = ev_new(SS_EV_SWITCH, cpu);
 	if (!e)
 		return 0;
 	e->kind = preempt;
@@ -116,19 +105,9 @@ static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
 	return 0;
 }
 
-SEC("tp_btf/sched_switch")
-int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev,
-	     struct task_struct *next)
-{
-	return handle_switch(preempt, prev, next);
-}
-
-SEC("raw_tp/sched_switch")
-int sched_switch_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return handle_switch((bool)ctx->args[0], (struct task_struct *)ctx->args[1],
-			     (struct task_struct *)ctx->args[2]);
-}
+TP_PROGRAMS(sched_switch, handle_switch(TP_ARG(0, bool),
+					 TP_ARG(1, struct task_struct *),
+					 TP_ARG(2, struct task_struct *)))
 
 /* Who acts now (a waker, an IPI sender): in interrupt context, the
  * interrupt, not the task it happened to interrupt */
@@ -141,12 +120,8 @@ static __always_inline __u32 acting_ctx(void)
 
 static __always_inline int handle_wakeup(struct task_struct *p)
 {
-	__u32 cpu = task_cpu_of(p);
-	struct ss_event *e;
+	struct ss_event *e = ev_watched(SS_EV_WAKEUP, task_cpu_of(p));
 
-	if (!target_cpu(cpu))
-		return 0;
-	e = ev_new(SS_EV_WAKEUP, cpu);
 	if (!e)
 		return 0;
 	e->pid = BPF_CORE_READ(p, pid);
@@ -161,25 +136,15 @@ static __always_inline int handle_wakeup(struct task_struct *p)
 	return 0;
 }
 
-SEC("tp_btf/sched_wakeup")
-int BPF_PROG(sched_wakeup_btf, struct task_struct *p)
-{
-	return handle_wakeup(p);
-}
-
-SEC("raw_tp/sched_wakeup")
-int sched_wakeup_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return handle_wakeup((struct task_struct *)ctx->args[0]);
-}
+TP_PROGRAMS(sched_wakeup, handle_wakeup(TP_ARG(0, struct task_struct *)))
 
 static __always_inline int handle_migrate(struct task_struct *p, int dest)
 {
 	struct ss_event *e;
 
-	if (dest < 0 || !target_cpu(dest))
+	if (dest < 0)
 		return 0;
-	e = ev_new(SS_EV_MIGRATE, dest);
+	e = ev_watched(SS_EV_MIGRATE, dest);
 	if (!e)
 		return 0;
 	e->pid = BPF_CORE_READ(p, pid);
@@ -193,24 +158,21 @@ static __always_inline int handle_migrate(struct task_struct *p, int dest)
 	return 0;
 }
 
-SEC("tp_btf/sched_migrate_task")
-int BPF_PROG(sched_migrate_task_btf, struct task_struct *p, int dest)
-{
-	return handle_migrate(p, dest);
-}
-
-SEC("raw_tp/sched_migrate_task")
-int sched_migrate_task_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return handle_migrate((struct task_struct *)ctx->args[0], (int)ctx->args[1]);
-}
+TP_PROGRAMS(sched_migrate_task, handle_migrate(TP_ARG(0, struct task_struct *),
+						   TP_ARG(1, int)))
 
 /* ---- spans ---- */
 
-static __always_inline struct span_start *span_begin(__u32 slot, __u32 cpu)
+/* A span begins in slot, on this CPU if it is watched: its start, for
+ * the caller to fill in (id, addr, name), or NULL */
+static __always_inline struct span_start *span_begin(__u32 slot)
 {
-	struct span_start *s = bpf_map_lookup_elem(&spans, &slot);
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct span_start *s;
 
+	if (!target_cpu(cpu))
+		return NULL;
+	s = bpf_map_lookup_elem(&spans, &slot);
 	if (!s)
 		return NULL;
 	s->ts = bpf_ktime_get_ns();
@@ -219,6 +181,16 @@ static __always_inline struct span_start *span_begin(__u32 slot, __u32 cpu)
 	s->id = 0;
 	s->name[0] = 0;
 	return s;
+}
+
+/* The same for a span known by its number (softirq or x86 vector) */
+static __always_inline int span_begin_id(__u32 slot, __u32 id)
+{
+	struct span_start *s = span_begin(slot);
+
+	if (s)
+		s->id = id;
+	return 0;
 }
 
 static __always_inline void span_emit(struct span_start *s, __u32 kind, __u32 id,
@@ -260,116 +232,37 @@ static __always_inline int span_end(__u32 slot, __u32 kind, __u32 id)
 
 static __always_inline int irq_entry(int irq, struct irqaction *action)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
-	struct span_start *s;
+	struct span_start *s = span_begin(SLOT_IRQ);
 
-	if (!target_cpu(cpu))
-		return 0;
-	s = span_begin(SLOT_IRQ, cpu);
-	if (!s)
-		return 0;
-	s->id = irq;
-	bpf_probe_read_kernel_str(s->name, sizeof(s->name), BPF_CORE_READ(action, name));
+	if (s) {
+		s->id = irq;
+		bpf_probe_read_kernel_str(s->name, sizeof(s->name),
+					  BPF_CORE_READ(action, name));
+	}
 	return 0;
 }
 
-SEC("tp_btf/irq_handler_entry")
-int BPF_PROG(irq_handler_entry_btf, int irq, struct irqaction *action)
-{
-	return irq_entry(irq, action);
-}
+TP_PROGRAMS(irq_handler_entry, irq_entry(TP_ARG(0, int),
+					     TP_ARG(1, struct irqaction *)))
 
-SEC("raw_tp/irq_handler_entry")
-int irq_handler_entry_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return irq_entry((int)ctx->args[0], (struct irqaction *)ctx->args[1]);
-}
+TP_PROGRAMS(irq_handler_exit, span_end(SLOT_IRQ, SS_SPAN_IRQ, 0))
 
-SEC("tp_btf/irq_handler_exit")
-int BPF_PROG(irq_handler_exit_btf, int irq)
-{
-	return span_end(SLOT_IRQ, SS_SPAN_IRQ, 0);
-}
+TP_PROGRAMS(softirq_entry, span_begin_id(SLOT_SOFTIRQ, TP_ARG(0, unsigned int)))
 
-SEC("raw_tp/irq_handler_exit")
-int irq_handler_exit_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return span_end(SLOT_IRQ, SS_SPAN_IRQ, 0);
-}
-
-static __always_inline int softirq_entry(__u32 vec)
-{
-	__u32 cpu = bpf_get_smp_processor_id();
-	struct span_start *s;
-
-	if (!target_cpu(cpu))
-		return 0;
-	s = span_begin(SLOT_SOFTIRQ, cpu);
-	if (s)
-		s->id = vec;
-	return 0;
-}
-
-SEC("tp_btf/softirq_entry")
-int BPF_PROG(softirq_entry_btf, unsigned int vec)
-{
-	return softirq_entry(vec);
-}
-
-SEC("raw_tp/softirq_entry")
-int softirq_entry_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return softirq_entry((__u32)ctx->args[0]);
-}
-
-SEC("tp_btf/softirq_exit")
-int BPF_PROG(softirq_exit_btf, unsigned int vec)
-{
-	return span_end(SLOT_SOFTIRQ, SS_SPAN_SOFTIRQ, 0);
-}
-
-SEC("raw_tp/softirq_exit")
-int softirq_exit_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return span_end(SLOT_SOFTIRQ, SS_SPAN_SOFTIRQ, 0);
-}
+TP_PROGRAMS(softirq_exit, span_end(SLOT_SOFTIRQ, SS_SPAN_SOFTIRQ, 0))
 
 static __always_inline int hrtimer_entry(struct hrtimer *t)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
-	struct span_start *s;
+	struct span_start *s = span_begin(SLOT_HRTIMER);
 
-	if (!target_cpu(cpu))
-		return 0;
-	s = span_begin(SLOT_HRTIMER, cpu);
 	if (s)
 		s->addr = (__u64)BPF_CORE_READ(t, function);
 	return 0;
 }
 
-SEC("tp_btf/hrtimer_expire_entry")
-int BPF_PROG(hrtimer_expire_entry_btf, struct hrtimer *t)
-{
-	return hrtimer_entry(t);
-}
+TP_PROGRAMS(hrtimer_expire_entry, hrtimer_entry(TP_ARG(0, struct hrtimer *)))
 
-SEC("raw_tp/hrtimer_expire_entry")
-int hrtimer_expire_entry_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return hrtimer_entry((struct hrtimer *)ctx->args[0]);
-}
-
-SEC("tp_btf/hrtimer_expire_exit")
-int BPF_PROG(hrtimer_expire_exit_btf)
-{
-	return span_end(SLOT_HRTIMER, SS_SPAN_HRTIMER, 0);
-}
-
-SEC("raw_tp/hrtimer_expire_exit")
-int hrtimer_expire_exit_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return span_end(SLOT_HRTIMER, SS_SPAN_HRTIMER, 0);
-}
+TP_PROGRAMS(hrtimer_expire_exit, span_end(SLOT_HRTIMER, SS_SPAN_HRTIMER, 0))
 
 static __always_inline int work_start(struct work_struct *w)
 {
@@ -402,58 +295,17 @@ static __always_inline int work_end(__u64 func)
 	return 0;
 }
 
-SEC("tp_btf/workqueue_execute_start")
-int BPF_PROG(workqueue_execute_start_btf, struct work_struct *w)
-{
-	return work_start(w);
-}
-
-SEC("raw_tp/workqueue_execute_start")
-int workqueue_execute_start_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return work_start((struct work_struct *)ctx->args[0]);
-}
+TP_PROGRAMS(workqueue_execute_start, work_start(TP_ARG(0, struct work_struct *)))
 
 /* tp_btf cannot read a function-pointer argument: the function read at
  * the start is used */
-SEC("tp_btf/workqueue_execute_end")
-int BPF_PROG(workqueue_execute_end_btf)
-{
-	return work_end(0);
-}
-
-SEC("raw_tp/workqueue_execute_end")
-int workqueue_execute_end_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return work_end(ctx->args[1]);
-}
+TP_PROGRAMS(workqueue_execute_end, work_end(btf ? 0 : TP_ARG(1, __u64)))
 
 /* irq_vectors:NAME_entry/exit, one slot each; the ones this kernel lacks
  * are not loaded (user space checks btf_trace_NAME_entry) */
-static __always_inline int vec_entry(__u32 vec)
-{
-	__u32 cpu = bpf_get_smp_processor_id();
-	struct span_start *s;
-
-	if (!target_cpu(cpu))
-		return 0;
-	s = span_begin(SLOT_VEC0 + vec, cpu);
-	if (s)
-		s->id = vec;
-	return 0;
-}
-
-#define VECTOR_TP(tp, vec)                                                     \
-	SEC("tp_btf/" #tp "_entry")                                            \
-	int tp##_entry_btf(void *ctx) { return vec_entry(vec); }               \
-	SEC("raw_tp/" #tp "_entry")                                            \
-	int tp##_entry_raw(void *ctx) { return vec_entry(vec); }               \
-	SEC("tp_btf/" #tp "_exit")                                             \
-	int tp##_exit_btf(void *ctx)                                           \
-	{ return span_end(SLOT_VEC0 + vec, SS_SPAN_VECTOR, 0); }              \
-	SEC("raw_tp/" #tp "_exit")                                             \
-	int tp##_exit_raw(void *ctx)                                           \
-	{ return span_end(SLOT_VEC0 + vec, SS_SPAN_VECTOR, 0); }
+#define VECTOR_TP(tp, vec)						\
+	TP_PROGRAMS(tp##_entry, span_begin_id(SLOT_VEC0 + vec, vec))	\
+	TP_PROGRAMS(tp##_exit, span_end(SLOT_VEC0 + vec, SS_SPAN_VECTOR, 0))
 
 VECTOR_TP(local_timer, SS_VEC_LOCAL_TIMER)
 VECTOR_TP(reschedule, SS_VEC_RESCHEDULE)
@@ -492,17 +344,8 @@ static __always_inline int handle_ipi_cpu(__u32 cpu, __u64 callsite, __u64 callb
 	return 0;
 }
 
-SEC("tp_btf/ipi_send_cpu")
-int BPF_PROG(ipi_send_cpu_btf, unsigned int cpu, unsigned long callsite, void *callback)
-{
-	return handle_ipi_cpu(cpu, callsite, (__u64)callback);
-}
-
-SEC("raw_tp/ipi_send_cpu")
-int ipi_send_cpu_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return handle_ipi_cpu((__u32)ctx->args[0], ctx->args[1], ctx->args[2]);
-}
+TP_PROGRAMS(ipi_send_cpu, handle_ipi_cpu(TP_ARG(0, unsigned int), TP_ARG(1, __u64),
+					   TP_ARG(2, __u64)))
 
 static __always_inline int handle_ipi_mask(const struct cpumask *mask, __u64 callsite,
 					   __u64 callback)
@@ -523,30 +366,15 @@ static __always_inline int handle_ipi_mask(const struct cpumask *mask, __u64 cal
 	return 0;
 }
 
-SEC("tp_btf/ipi_send_cpumask")
-int BPF_PROG(ipi_send_cpumask_btf, const struct cpumask *mask, unsigned long callsite,
-	     void *callback)
-{
-	return handle_ipi_mask(mask, callsite, (__u64)callback);
-}
-
-SEC("raw_tp/ipi_send_cpumask")
-int ipi_send_cpumask_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return handle_ipi_mask((const struct cpumask *)ctx->args[0], ctx->args[1],
-			       ctx->args[2]);
-}
+TP_PROGRAMS(ipi_send_cpumask, handle_ipi_mask(TP_ARG(0, const struct cpumask *),
+						   TP_ARG(1, __u64), TP_ARG(2, __u64)))
 
 /* ---- tick_stop: why the tick of a nohz_full CPU could not stop ---- */
 
 static __always_inline int handle_tick_stop(int success, int dep)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
-	struct ss_event *e;
+	struct ss_event *e = ev_watched(SS_EV_TICK_STOP, bpf_get_smp_processor_id());
 
-	if (!target_cpu(cpu))
-		return 0;
-	e = ev_new(SS_EV_TICK_STOP, cpu);
 	if (!e)
 		return 0;
 	e->kind = success;
@@ -555,16 +383,6 @@ static __always_inline int handle_tick_stop(int success, int dep)
 	return 0;
 }
 
-SEC("tp_btf/tick_stop")
-int BPF_PROG(tick_stop_btf, int success, int dep)
-{
-	return handle_tick_stop(success, dep);
-}
-
-SEC("raw_tp/tick_stop")
-int tick_stop_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return handle_tick_stop((int)ctx->args[0], (int)ctx->args[1]);
-}
+TP_PROGRAMS(tick_stop, handle_tick_stop(TP_ARG(0, int), TP_ARG(1, int)))
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

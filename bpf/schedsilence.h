@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* schedsilence: the records its BPF half streams for the watched CPUs.
  * Every record begins with its type; spans (an interrupt, a softirq, a
- * work item, an hrtimer callback) are sent once, when they end. */
+ * work item, an hrtimer callback) are sent once, when they end.
+ * BPF: bpf/schedsilence.bpf.c; user space: tools/schedsilence/. */
 #ifndef SCHEDSILENCE_H
 #define SCHEDSILENCE_H
 

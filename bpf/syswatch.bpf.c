@@ -11,8 +11,10 @@
 #include <bpf/bpf_tracing.h>
 #include "syswatch.h"
 #include "filter.bpf.h"
+#include "image.bpf.h"
 #include "losses.bpf.h"
 #include "hist.bpf.h"
+#include "ustack.bpf.h"
 #include "tp.bpf.h"
 
 #define BPF_LOCAL_STORAGE_GET_F_CREATE	1
@@ -34,58 +36,21 @@ struct {
 	__type(value, struct sw_inflight);
 } inflight SEC(".maps");
 
-/* index: syscall number */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, SW_MIN_SYSCALLS);	/* sized by user space */
-	__type(key, __u32);
-	__type(value, struct sw_val);
-} sys_stats SEC(".maps");
+/* index: syscall number; sized by user space */
+PERCPU_ARRAY_MAP(sys_stats, struct sw_val, SW_MIN_SYSCALLS);
 
 /* --per-thread: allocated on first use, since a value is 4 KiB */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 1);			/* --max-entries */
-	__type(key, struct sw_tkey);
-	__type(value, struct sw_tval);
-} thread_stats SEC(".maps");
+HASH_MAP_NO_PREALLOC(thread_stats, struct sw_tkey, struct sw_tval, 1);	/* --max-entries */
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1);			/* --max-entries */
-	__type(key, struct sw_errkey);
-	__type(value, __u64);
-} errnos SEC(".maps");
+HASH_MAP(errnos, struct sw_errkey, __u64, 1);	/* --max-entries */
 
 /* a zeroed value to create thread_stats entries from (too big for the
  * stack); never written */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct sw_tval);
-} zero_tval SEC(".maps");
+ARRAY_MAP(zero_tval, struct sw_tval, 1);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, SW_MISC_KINDS);
-	__type(key, __u32);
-	__type(value, __u64);
-} misc SEC(".maps");
+COUNTER_MAP(misc, SW_MISC_KINDS, misc_inc)
 
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);	/* sized by user space */
-} events SEC(".maps");
-
-static __always_inline void misc_inc(__u32 kind)
-{
-	__u64 *v = bpf_map_lookup_elem(&misc, &kind);
-
-	if (v)
-		(*v)++;
-}
+RINGBUF_MAP(events, 256 * 1024);	/* sized by user space */
 
 /* The filter, first thing on both tracepoints */
 static __always_inline bool traced(__u64 pid_tgid)
@@ -191,11 +156,20 @@ static __always_inline void count_errno(__u32 tid, __u32 nr, __u32 err)
 		update_checked(ret, LOSS_AGG_FULL);
 }
 
+/* The stack first: its frames (or its --dwarf sample) are on their ring
+ * before the record that names it is reserved, so that user space, reading
+ * that ring before each record, finds them (tools/syswatch/stream.c) */
 static __always_inline void stream_slow(void *ctx, __u64 pid_tgid, long nr,
 					long ret, __u64 now, __u64 delta)
 {
-	struct sw_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	__u64 seq = 0, ustack = ustack_id(ctx, pid_tgid >> 32, (__u32)pid_tgid, &seq);
+	struct sw_event *e;
 
+	/* --dwarf: on ustack_rb after the sample; if that is full, on
+	 * events without the stack (counted) */
+	e = ustack_record_reserve(seq, sizeof(*e), &ustack);
+	if (!e)
+		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		loss_inc(LOSS_RINGBUF);
 		return;
@@ -207,13 +181,10 @@ static __always_inline void stream_slow(void *ctx, __u64 pid_tgid, long nr,
 	e->ret = ret;
 	e->ts = now;
 	e->lat_ns = delta;
-	e->exec_id = current_exec_id();
-	e->pad = 0;
+	e->exec_id = current_image();
+	e->ustack = ustack;
+	e->seq = seq;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	e->ustack_bytes = bpf_get_stack(ctx, e->ustack, sizeof(e->ustack),
-					BPF_F_USER_STACK);
-	if (e->ustack_bytes < 0)
-		loss_inc(LOSS_USTACK);
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -224,7 +195,8 @@ static __always_inline int on_exit(void *ctx, struct pt_regs *regs, long ret)
 	struct sw_inflight *s;
 	struct sw_val *v;
 	bool is_err = ret < 0 && ret >= -SW_MAX_ERRNO;
-	__u64 now, delta = 0;
+	__u64 now = 0, delta = 0;
+	bool early = false;
 	long nr;
 
 	if (!traced(pid_tgid))
@@ -236,20 +208,12 @@ static __always_inline int on_exit(void *ctx, struct pt_regs *regs, long ret)
 		delta = now - s->ts;
 		s->ts = 0;
 	} else {
-		/* entered before tracing began (or filtered out then) */
+		/* entered before tracing began (or filtered out then): only
+		 * counted, its latency is unknown */
 		nr = regs_nr(regs);
 		if (!syscall_wanted(nr))
 			return 0;
-		if (errors_only && !is_err)
-			return 0;
-		if (nr < 0 || nr >= nr_slots) {
-			misc_inc(SW_MISC_NR_RANGE);
-			return 0;
-		}
-		v = stats_of(tid, nr);
-		if (v)
-			v->early++;
-		return 0;
+		early = true;
 	}
 	if (errors_only && !is_err)
 		return 0;
@@ -260,6 +224,10 @@ static __always_inline int on_exit(void *ctx, struct pt_regs *regs, long ret)
 	v = stats_of(tid, nr);
 	if (!v)
 		return 0;
+	if (early) {
+		v->early++;
+		return 0;
+	}
 	hist_add_local(&v->h, delta);
 	if (is_err) {
 		v->errors++;
@@ -270,28 +238,8 @@ static __always_inline int on_exit(void *ctx, struct pt_regs *regs, long ret)
 	return 0;
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(sys_enter_btf, struct pt_regs *regs, long id)
-{
-	return on_enter(id);
-}
-
-SEC("raw_tp/sys_enter")
-int sys_enter_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return on_enter((long)ctx->args[1]);
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(sys_exit_btf, struct pt_regs *regs, long ret)
-{
-	return on_exit(ctx, regs, ret);
-}
-
-SEC("raw_tp/sys_exit")
-int sys_exit_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return on_exit(ctx, (struct pt_regs *)ctx->args[0], (long)ctx->args[1]);
-}
+/* sys_enter(regs, id), sys_exit(regs, ret) */
+TP_PROGRAMS(sys_enter, on_enter(TP_ARG(1, long)))
+TP_PROGRAMS(sys_exit, on_exit(ctx, TP_ARG(0, struct pt_regs *), TP_ARG(1, long)))
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

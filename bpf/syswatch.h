@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* syswatch: what crosses between bpf/syswatch.bpf.c and user space
+ * (tools/syswatch/). */
 #ifndef SYSWATCH_H
 #define SYSWATCH_H
 
 #include "hist.h"
+#include "stackeng.h"
 
 #define TASK_COMM_LEN 16
-#define MAX_STACK_DEPTH 127
 /* Room in the per-syscall array when the name table is smaller; numbers
  * at or above the array size are counted as SW_MISC_NR_RANGE */
 #define SW_MIN_SYSCALLS 512
@@ -53,7 +55,8 @@ enum sw_misc {
 	SW_MISC_KINDS,
 };
 
-/* Records on the ring buffer */
+/* Records on the ring buffer "events", or with --dwarf on ustack_rb
+ * after the sample of their user stack (bpf/ustack.bpf.h) */
 enum sw_event_type {
 	SW_EV_SLOW = 1,		/* a call slower than --slower-than */
 };
@@ -67,10 +70,12 @@ struct sw_event {
 	__u64 ts;		/* bpf_ktime_get_ns() at the exit */
 	__u64 lat_ns;
 	__u64 exec_id;		/* the process's image (bpf/announce.h) */
-	__s32 ustack_bytes;	/* bytes of ustack filled, < 0: not taken */
-	__u32 pad;
+	/* the user stack: an id of the stack engine (bpf/stackeng.h), whose
+	 * frames went on stack_rb before this record; with --dwarf
+	 * STACK_IN_SAMPLE, the sample seq on ustack_rb before it */
+	__u64 ustack;
+	__u64 seq;		/* --dwarf: the sample's seq, 0: none */
 	char comm[TASK_COMM_LEN];
-	__u64 ustack[MAX_STACK_DEPTH];
 };
 
 #endif

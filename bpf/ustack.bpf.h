@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* Taking a user-stack sample (bpf/ustack.h) for DWARF unwinding: the
+/* Taking the stacks of an event for a key: kernel and user stacks as ids
+ * of the stack engine (bpf/stackeng.bpf.h), or, with --dwarf (dwarf_mode),
+ * the user stack as a sample (bpf/ustack.h) for DWARF unwinding: the
  * current task's user registers (saved at kernel entry) and up to
  * ustack_copy_size bytes of its stack, sent on ustack_rb.  Costly: only
  * for traced threads, only with --dwarf. */
@@ -8,29 +10,17 @@
 
 #include "ustack.h"
 #include "losses.bpf.h"
+#include "maps.bpf.h"
+#include "stackeng.bpf.h"
 
+const volatile bool dwarf_mode = false;
 const volatile __u32 ustack_copy_size = 8192;
 
 /* one scratch sample per CPU (a per-CPU map cannot hold 32 KB values);
  * indexed by CPU: the programs run with preemption off */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);		/* number of possible CPUs */
-	__type(key, __u32);
-	__type(value, struct ustack_sample);
-} ustack_scratch SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1);		/* sized by user space */
-} ustack_rb SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} ustack_seq SEC(".maps");
+ARRAY_MAP(ustack_scratch, struct ustack_sample, 1);	/* number of possible CPUs */
+RINGBUF_MAP(ustack_rb, 1);	/* sized by user space */
+PERCPU_ARRAY_MAP(ustack_seq, __u64, 1);
 
 /* Sends a sample of the current task; returns its sequence number (never
  * 0), or 0 when it could not be taken (counted as a lost user stack). */
@@ -98,6 +88,42 @@ static __always_inline __u64 ustack_take(__u32 tgid, __u32 tid)
 		return 0;
 	}
 	return s->seq;
+}
+
+/* Room on ustack_rb for the record (size bytes) of an event whose user
+ * stack went as sample seq, to follow it there (user space joins them by
+ * seq): NULL if there is no sample (seq 0), or if the ring buffer is full;
+ * then it is counted and *ustack set to STACK_LOST, so that the caller counts
+ * the event itself, without its stack.  The caller fills and submits it. */
+static __always_inline void *ustack_record_reserve(__u64 seq, __u64 size, __u64 *ustack)
+{
+	void *r;
+
+	if (!seq)
+		return NULL;
+	r = bpf_ringbuf_reserve(&ustack_rb, size, 0);
+	if (!r) {
+		loss_inc(LOSS_RINGBUF);
+		*ustack = STACK_LOST;
+	}
+	return r;
+}
+
+/* The kernel stack of the event: its id (bpf/stackeng.h) */
+static __always_inline __u64 kstack_id(void *ctx)
+{
+	return stack_kernel(ctx);
+}
+
+/* The user stack of the current task (tgid, tid): its id; with --dwarf,
+ * a sample sent on ustack_rb instead: then *seq is its number and the id
+ * STACK_IN_SAMPLE, or STACK_LOST (and *seq 0) if it could not be taken */
+static __always_inline __u64 ustack_id(void *ctx, __u32 tgid, __u32 tid, __u64 *seq)
+{
+	if (!dwarf_mode)
+		return stack_user(ctx);
+	*seq = ustack_take(tgid, tid);
+	return *seq ? STACK_IN_SAMPLE : STACK_LOST;
 }
 
 #endif

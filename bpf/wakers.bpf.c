@@ -19,57 +19,41 @@
 #define ANNOUNCE_EXEC_PROGRAMS
 #include "announce.bpf.h"
 #include "ustack.bpf.h"
+#include "agg.bpf.h"
 #include "tp.bpf.h"
+#include "schedinfo.bpf.h"
 #include "irqctx.bpf.h"
 
 #define PF_KTHREAD	0x00200000
 #define TASK_DEAD	0x00000080
 
 const volatile bool want_signals = true;
-const volatile bool dwarf_mode = false;
-
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, MAX_STACK_DEPTH * sizeof(__u64));
-	__uint(max_entries, 1);		/* --stack-storage-size */
-} stacks SEC(".maps");
 
 /* (waker, stacks, target) -> count and blocked time: preallocated, so
- * that counting never fails for want of memory */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1);		/* --max-entries */
-	__type(key, struct wakers_key);
-	__type(value, struct wakers_val);
-} agg SEC(".maps");
+ * that counting never fails for want of memory; drained by user space
+ * while tracing (bpf/agg.bpf.h), so --max-entries bounds the keys of one
+ * drain interval, not of the run */
+AGG_MAP(agg, struct wakers_key, struct wakers_val, 1);	/* --max-entries */
 
-/* the same keys -> wakeup latency histogram.  Values are 4 KiB, so they
- * are allocated only for keys that occur; a histogram that cannot be made
- * (the map is full: LOSS_HIST_FULL; no kernel memory: LOSS_NOMEM) loses
- * one latency sample, never a wakeup. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 1);		/* --max-entries */
-	__type(key, struct wakers_key);
-	__type(value, struct hist);
-} latency SEC(".maps");
+/* the same keys -> wakeup latency histogram, drained with agg.  Values
+ * are 4 KiB, so they are allocated only for keys that occur (AGG_MAP's
+ * two maps, not preallocated); a histogram that cannot be made (the map
+ * is full: LOSS_HIST_FULL; no kernel memory: LOSS_NOMEM) loses one
+ * latency sample, never a wakeup. */
+HASH_MAP_NO_PREALLOC(latency_a, struct wakers_key, struct hist, 1);	/* --max-entries */
+HASH_MAP_NO_PREALLOC(latency_b, struct wakers_key, struct hist, 1);
 
 /* Per traced thread: when it blocked, and its pending wakeup */
 struct tstate {
 	__u64 off_ts;		/* switched out to sleep; 0: not blocked */
 	__u64 wake_ts;		/* woken and not yet run; 0: none */
 	__u64 seq;		/* --dwarf: that wakeup's sample, 0 if none */
+	__u64 arrivals;		/* the thread's arrivals when it was woken
+				 * (bpf/schedinfo.bpf.h) */
 	struct wakers_key key;	/* the record of that wakeup */
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1);		/* --max-entries */
-	__type(key, __u32);
-	__type(value, struct tstate);
-} tstates SEC(".maps");
+HASH_MAP(tstates, __u32, struct tstate, 1);	/* --max-entries */
 
 /* Per CPU: the hard interrupt and softirq being served, for names */
 struct cpu_irq {
@@ -77,12 +61,7 @@ struct cpu_irq {
 	__s32 vec;		/* softirq vector + 1; 0: none */
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct cpu_irq);
-} cpu_irqs SEC(".maps");
+PERCPU_ARRAY_MAP(cpu_irqs, struct cpu_irq, 1);
 
 static const struct hist zero_hist;
 
@@ -110,34 +89,30 @@ static __always_inline __u32 cpu_context(const struct cpu_irq *ci)
 }
 
 /* The waker's half of a key: who and where, from the current context;
- * --dwarf: *seq is the user-stack sample taken, 0 if none */
-static __always_inline void fill_waker(void *ctx, struct wakers_key *k, __u64 *seq)
+ * --dwarf: *seq is the user-stack sample taken, 0 if none.  The current
+ * task is read directly in tp_btf (a BTF pointer: no helper call per
+ * field), through CO-RE probe reads in raw_tp. */
+static __always_inline void fill_waker(void *ctx, bool btf, struct wakers_key *k, __u64 *seq)
 {
 	struct cpu_irq *ci = this_cpu_irq();
 	__u32 c = cpu_context(ci);
 
 	k->ctx = c;
 	k->irq = -1;
-	k->ustack = -1;
-	k->kstack = -1;
+	k->ustack = STACK_NONE;
 	if (c == WK_CTX_TASK) {
-		struct task_struct *cur = (void *)bpf_get_current_task();
+		struct task_struct *cur = btf ? bpf_get_current_task_btf() :
+					 (void *)bpf_get_current_task();
 		__u64 id = bpf_get_current_pid_tgid();
-		bool kthread = BPF_CORE_READ(cur, flags) & PF_KTHREAD;
+		bool kthread = KREAD(btf, cur, flags) & PF_KTHREAD;
 
 		k->waker_pid = id >> 32;
 		k->waker_tid = (__u32)id;
 		bpf_get_current_comm(&k->waker_comm, sizeof(k->waker_comm));
 		/* an exiting process has no user memory left: nothing to take */
-		if (!kthread && k->waker_pid && BPF_CORE_READ(cur, mm)) {
-			if (dwarf_mode) {
-				*seq = ustack_take(k->waker_pid, k->waker_tid);
-				k->ustack = *seq ? WK_USTACK_DWARF : WK_USTACK_LOST;
-			} else {
-				k->ustack = stackid_checked(bpf_get_stackid(ctx, &stacks,
-								BPF_F_USER_STACK), true);
-			}
-			k->waker_exec_id = BPF_CORE_READ(cur, self_exec_id);
+		if (!kthread && k->waker_pid && KREAD(btf, cur, mm)) {
+			k->ustack = ustack_id(ctx, k->waker_pid, k->waker_tid, seq);
+			k->waker_exec_id = current_image();
 			announce_tgid(k->waker_pid, k->waker_exec_id);
 		}
 	} else if (ci) {
@@ -147,7 +122,7 @@ static __always_inline void fill_waker(void *ctx, struct wakers_key *k, __u64 *s
 		else if (c == WK_CTX_SOFTIRQ && ci->vec)
 			k->irq = ci->vec - 1;
 	}
-	k->kstack = stackid_checked(bpf_get_stackid(ctx, &stacks, 0), false);
+	k->kstack = kstack_id(ctx);
 }
 
 /* --dwarf: the record of key k goes to user space after its sample;
@@ -155,16 +130,10 @@ static __always_inline void fill_waker(void *ctx, struct wakers_key *k, __u64 *s
 static __always_inline bool record_send(struct wakers_key *k, __u64 seq,
 					__u64 blocked, bool known)
 {
-	struct wakers_record *r;
+	struct wakers_record *r = ustack_record_reserve(seq, sizeof(*r), &k->ustack);
 
-	if (!seq)
+	if (!r)
 		return false;
-	r = bpf_ringbuf_reserve(&ustack_rb, sizeof(*r), 0);
-	if (!r) {
-		loss_inc(LOSS_RINGBUF);
-		k->ustack = WK_USTACK_LOST;	/* keep the count, not the stack */
-		return false;
-	}
 	r->type = WK_EV_RECORD;
 	r->blocked_known = known;
 	r->seq = seq;
@@ -174,23 +143,51 @@ static __always_inline bool record_send(struct wakers_key *k, __u64 seq,
 	return true;
 }
 
-/* The record of key k, created if new (with, for a wakeup, its latency
- * histogram: made here too, so that a failed allocation gets a second
- * chance when the target runs) */
-static __always_inline struct wakers_val *agg_get(const struct wakers_key *k)
+/* The record of key k in the slot being written (maps agg and lat),
+ * created if new, and then for a wakeup its latency histogram too: a
+ * failed allocation (uncounted here) gets a second chance when the
+ * target runs */
+static __always_inline struct wakers_val *agg_get_in(void *agg, void *lat,
+						     const struct wakers_key *k)
 {
-	struct wakers_val *v = bpf_map_lookup_elem(&agg, k), zero = {};
-	long err;
+	struct wakers_val *v = bpf_map_lookup_elem(agg, k), zero = {};
 
 	if (v)
 		return v;
-	err = bpf_map_update_elem(&agg, k, &zero, BPF_NOEXIST);
-	v = bpf_map_lookup_elem(&agg, k);
-	if (!v)
-		update_checked(err ? err : -2 /* ENOENT: gone again */, LOSS_AGG_FULL);
-	else if (k->type == WK_WAKEUP)
-		bpf_map_update_elem(&latency, k, &zero_hist, BPF_NOEXIST);
+	v = agg_value_in(agg, k, &zero, 1);
+	if (v && k->type == WK_WAKEUP && !bpf_map_update_elem(lat, k, &zero_hist, BPF_NOEXIST))
+		agg_new_inc(0);
 	return v;
+}
+
+static __always_inline struct wakers_val *agg_get(const struct wakers_key *k)
+{
+	return agg_slot & 1 ? agg_get_in(&agg_b, &latency_b, k)
+			    : agg_get_in(&agg_a, &latency_a, k);
+}
+
+/* The latency histogram of key k in the slot being written, created if
+ * new (agg_value_in()'s way, its losses counted as histogram losses) */
+static __always_inline struct hist *latency_in(void *map, const struct wakers_key *k)
+{
+	struct hist *h = bpf_map_lookup_elem(map, k);
+	long err;
+
+	if (h)
+		return h;
+	err = bpf_map_update_elem(map, k, &zero_hist, BPF_NOEXIST);
+	if (err && err != -17 /* EEXIST */) {
+		update_checked(err, LOSS_HIST_FULL);
+		return NULL;
+	}
+	if (!err)
+		agg_new_inc(0);
+	return bpf_map_lookup_elem(map, k);
+}
+
+static __always_inline struct hist *latency_get(const struct wakers_key *k)
+{
+	return agg_slot & 1 ? latency_in(&latency_b, k) : latency_in(&latency_a, k);
 }
 
 static __always_inline void target_fill(struct wakers_key *k,
@@ -200,73 +197,6 @@ static __always_inline void target_fill(struct wakers_key *k,
 	k->target_pid = tgid;
 	k->target_tid = tid;
 	BPF_CORE_READ_STR_INTO(&k->target_comm, p, comm);
-}
-
-/* The handlers take the ids of the tasks in their arguments: tp_btf
- * programs read them directly, raw_tp ones through bpf_probe_read_kernel
- * (several times slower), so that untraced tasks cost little either way. */
-static __always_inline int handle_waking(void *ctx, enum target_src src,
-					 struct task_struct *p, __u32 tid, __u32 tgid)
-{
-	struct wakers_key key;
-	struct wakers_val *val;
-	struct tstate *ts;
-	__u64 now, blocked = 0, seq = 0;
-
-	if (!tid || !target_task(src, p, tgid, tid))
-		return 0;
-	if (!target_cpu(bpf_get_smp_processor_id()))
-		return 0;
-	now = bpf_ktime_get_ns();
-	__builtin_memset(&key, 0, sizeof(key));
-	key.type = WK_WAKEUP;
-	target_fill(&key, p, tgid, tid);
-	fill_waker(ctx, &key, &seq);
-
-	ts = bpf_map_lookup_elem(&tstates, &tid);
-	if (ts && ts->off_ts && now > ts->off_ts)
-		blocked = now - ts->off_ts;
-	if (record_send(&key, seq, blocked, ts)) {
-		val = NULL;	/* user space counts it */
-	} else {
-		val = agg_get(&key);
-		seq = 0;
-	}
-	if (val) {
-		__sync_fetch_and_add(&val->count, 1);
-		/* no state yet: its sleep began before tracing did */
-		if (ts) {
-			__sync_fetch_and_add(&val->blocked_ns, blocked);
-			__sync_fetch_and_add(&val->blocked_known, 1);
-		}
-	}
-	if (ts) {
-		ts->off_ts = 0;
-		ts->key = key;
-		ts->seq = seq;
-		ts->wake_ts = now;
-	} else {
-		struct tstate n = { .wake_ts = now, .seq = seq, .key = key };
-
-		update_checked(bpf_map_update_elem(&tstates, &tid, &n, BPF_ANY),
-			       LOSS_START_FULL);
-	}
-	return 0;
-}
-
-SEC("tp_btf/sched_waking")
-int BPF_PROG(sched_waking_btf, struct task_struct *p)
-{
-	return handle_waking(ctx, TARGET_BTF, p, p->pid, p->tgid);
-}
-
-SEC("raw_tp/sched_waking")
-int sched_waking_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	struct task_struct *p = (struct task_struct *)ctx->args[0];
-
-	return handle_waking(ctx, TARGET_RAW, p, BPF_CORE_READ(p, pid),
-			     BPF_CORE_READ(p, tgid));
 }
 
 /* The wakeup recorded in ts took lat ns to get the target (tid) running */
@@ -291,35 +221,111 @@ static __always_inline void latency_done(struct tstate *ts, __u32 tid, __u64 lat
 		ts->wake_ts = 0;
 		return;
 	}
-	h = bpf_map_lookup_elem(&latency, &ts->key);
-	if (!h) {
-		long err = bpf_map_update_elem(&latency, &ts->key, &zero_hist, BPF_NOEXIST);
-
-		h = bpf_map_lookup_elem(&latency, &ts->key);
-		if (!h)
-			update_checked(err ? err : -2, LOSS_HIST_FULL);
-	}
 	/* keys hold the target tid: only this thread's own switches, one
-	 * CPU at a time, update this histogram */
+	 * CPU at a time, update this histogram (user space reads a slot's
+	 * only once no program writes it) */
+	h = latency_get(&ts->key);
 	if (h)
 		hist_add_local(h, lat);
 	ts->wake_ts = 0;
 }
 
-static __always_inline void switch_out(bool preempt, struct task_struct *prev,
+/* A wakeup of task still waiting for its switch-in when the thread is
+ * seen again (leaving the CPU, or woken anew): if it was switched in
+ * since, the kernel did not say when, and the latency is not known
+ * (counted); if not, it was woken while still on its CPU and never
+ * waited */
+static __always_inline void latency_settle(bool btf, struct task_struct *task,
+					   struct tstate *ts, __u32 tid)
+{
+	if (arrivals_known(task) && TASK_ARRIVALS(btf, task) != ts->arrivals) {
+		loss_inc(LOSS_END_UNSEEN);
+		ts->seq = 0;
+		ts->wake_ts = 0;
+	} else {
+		latency_done(ts, tid, 0);
+	}
+}
+
+/* The handlers read the ids of the tasks in their arguments with KREAD():
+ * tp_btf programs directly, raw_tp ones through bpf_probe_read_kernel
+ * (several times slower), so that untraced tasks cost little either way. */
+static __always_inline int handle_waking(void *ctx, bool btf, struct task_struct *p)
+{
+	__u32 tid = KREAD(btf, p, pid), tgid = KREAD(btf, p, tgid);
+	struct wakers_key key;
+	struct wakers_val *val;
+	struct tstate *ts;
+	__u64 now, blocked = 0, seq = 0;
+
+	if (!tid || !target_task(TARGET_ARG(btf), p, tgid, tid))
+		return 0;
+	if (!target_cpu(bpf_get_smp_processor_id()))
+		return 0;
+	now = bpf_ktime_get_ns();
+	__builtin_memset(&key, 0, sizeof(key));
+	key.type = WK_WAKEUP;
+	target_fill(&key, p, tgid, tid);
+	fill_waker(ctx, btf, &key, &seq);
+
+	ts = bpf_map_lookup_elem(&tstates, &tid);
+	/* the wakeup before this one, if its wait was never seen to end */
+	if (ts && ts->wake_ts)
+		latency_settle(btf, p, ts, tid);
+	if (ts && ts->off_ts && now > ts->off_ts)
+		blocked = now - ts->off_ts;
+	if (record_send(&key, seq, blocked, ts)) {
+		val = NULL;	/* user space counts it */
+	} else {
+		val = agg_get(&key);
+		seq = 0;
+	}
+	if (val) {
+		__sync_fetch_and_add(&val->count, 1);
+		/* no state yet: its sleep began before tracing did */
+		if (ts) {
+			__sync_fetch_and_add(&val->blocked_ns, blocked);
+			__sync_fetch_and_add(&val->blocked_known, 1);
+		}
+	}
+	if (ts) {
+		ts->off_ts = 0;
+		ts->key = key;
+		ts->seq = seq;
+		ts->wake_ts = now;
+		if (arrivals_known(p))
+			ts->arrivals = TASK_ARRIVALS(btf, p);
+	} else {
+		struct tstate n = { .wake_ts = now, .seq = seq, .key = key };
+
+		if (arrivals_known(p))
+			n.arrivals = TASK_ARRIVALS(btf, p);
+
+		update_checked(bpf_map_update_elem(&tstates, &tid, &n, BPF_ANY),
+			       LOSS_START_FULL);
+	}
+	return 0;
+}
+
+TP_PROGRAMS(sched_waking, handle_waking(ctx, btf, TP_ARG(0, struct task_struct *)))
+
+static __always_inline void switch_out(bool btf, bool preempt, struct task_struct *prev,
 				       __u32 tid, __u64 now)
 {
-	__u32 state = BPF_CORE_READ(prev, __state);
+	__u32 state = KREAD(btf, prev, __state);
 	struct tstate *ts;
 
+	ts = bpf_map_lookup_elem(&tstates, &tid);
 	if (state & TASK_DEAD) {
+		/* its last switch: a wakeup whose switch-in went unseen
+		 * is settled first */
+		if (ts && ts->wake_ts)
+			latency_settle(btf, prev, ts, tid);
 		bpf_map_delete_elem(&tstates, &tid);
 		return;
 	}
-	ts = bpf_map_lookup_elem(&tstates, &tid);
-	/* woken while still on its CPU: it never waited to run */
 	if (ts && ts->wake_ts)
-		latency_done(ts, tid, 0);
+		latency_settle(btf, prev, ts, tid);
 	if (preempt || !state) {
 		if (ts)
 			ts->off_ts = 0;	/* runnable: not blocked */
@@ -339,15 +345,19 @@ static __always_inline void switch_in(__u32 tid, __u64 now)
 {
 	struct tstate *ts = bpf_map_lookup_elem(&tstates, &tid);
 
-	if (ts && ts->wake_ts)
-		latency_done(ts, tid, now > ts->wake_ts ? now - ts->wake_ts : 0);
+	if (!ts || !ts->wake_ts)
+		return;
+	if (switch_in_hidden())
+		return;
+	latency_done(ts, tid, now > ts->wake_ts ? now - ts->wake_ts : 0);
 }
 
-static __always_inline int handle_switch(enum target_src src, bool preempt,
-					 struct task_struct *prev, struct task_struct *next,
-					 __u32 prev_tid, __u32 prev_tgid,
-					 __u32 next_tid, __u32 next_tgid)
+static __always_inline int handle_switch(bool btf, bool preempt,
+					 struct task_struct *prev, struct task_struct *next)
 {
+	enum target_src src = TARGET_ARG(btf);
+	__u32 prev_tid = KREAD(btf, prev, pid), prev_tgid = KREAD(btf, prev, tgid);
+	__u32 next_tid = KREAD(btf, next, pid), next_tgid = KREAD(btf, next, tgid);
 	bool out = prev_tid && target_task(src, prev, prev_tgid, prev_tid);
 	bool in = next_tid && target_task(src, next, next_tgid, next_tid);
 	__u64 now;
@@ -356,41 +366,29 @@ static __always_inline int handle_switch(enum target_src src, bool preempt,
 		return 0;
 	now = bpf_ktime_get_ns();
 	if (out)
-		switch_out(preempt, prev, prev_tid, now);
+		switch_out(btf, preempt, prev, prev_tid, now);
 	if (in)
 		switch_in(next_tid, now);
 	return 0;
 }
 
-SEC("tp_btf/sched_switch")
-int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev,
-	     struct task_struct *next)
-{
-	return handle_switch(TARGET_BTF, preempt, prev, next, prev->pid, prev->tgid,
-			     next->pid, next->tgid);
-}
+TP_PROGRAMS(sched_switch, handle_switch(btf, TP_ARG(0, bool),
+					 TP_ARG(1, struct task_struct *),
+					 TP_ARG(2, struct task_struct *)))
 
-SEC("raw_tp/sched_switch")
-int sched_switch_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	struct task_struct *prev = (struct task_struct *)ctx->args[1];
-	struct task_struct *next = (struct task_struct *)ctx->args[2];
-
-	return handle_switch(TARGET_RAW, (bool)ctx->args[0], prev, next,
-			     BPF_CORE_READ(prev, pid),
-			     BPF_CORE_READ(prev, tgid), BPF_CORE_READ(next, pid),
-			     BPF_CORE_READ(next, tgid));
-}
-
-static __always_inline int handle_signal(void *ctx, enum target_src src, int sig,
-					 struct task_struct *task, __u32 tid,
-					 __u32 tgid, int group, int result)
+static __always_inline int handle_signal(void *ctx, bool btf, int sig,
+					 struct task_struct *task, int group, int result)
 {
 	struct wakers_key key;
 	struct wakers_val *val;
+	__u32 tid, tgid;
 	__u64 seq = 0;
 
-	if (!want_signals || !tid || !target_task(src, task, tgid, tid))
+	if (!want_signals || !task)
+		return 0;
+	tid = KREAD(btf, task, pid);
+	tgid = KREAD(btf, task, tgid);
+	if (!tid || !target_task(TARGET_ARG(btf), task, tgid, tid))
 		return 0;
 	if (!target_cpu(bpf_get_smp_processor_id()))
 		return 0;
@@ -400,7 +398,7 @@ static __always_inline int handle_signal(void *ctx, enum target_src src, int sig
 	key.sig_result = result;
 	key.sig_group = !!group;
 	target_fill(&key, task, tgid, tid);
-	fill_waker(ctx, &key, &seq);
+	fill_waker(ctx, btf, &key, &seq);
 	if (record_send(&key, seq, 0, false))
 		return 0;
 	val = agg_get(&key);
@@ -409,26 +407,10 @@ static __always_inline int handle_signal(void *ctx, enum target_src src, int sig
 	return 0;
 }
 
-SEC("tp_btf/signal_generate")
-int BPF_PROG(signal_generate_btf, int sig, struct kernel_siginfo *info,
-	     struct task_struct *task, int group, int result)
-{
-	if (!task)
-		return 0;
-	return handle_signal(ctx, TARGET_BTF, sig, task, task->pid, task->tgid, group,
-			     result);
-}
-
-SEC("raw_tp/signal_generate")
-int signal_generate_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	struct task_struct *task = (struct task_struct *)ctx->args[2];
-
-	return handle_signal(ctx, TARGET_RAW, (int)ctx->args[0], task,
-			     BPF_CORE_READ(task, pid),
-			     BPF_CORE_READ(task, tgid), (int)ctx->args[3],
-			     (int)ctx->args[4]);
-}
+/* signal_generate(sig, info, task, group, result) */
+TP_PROGRAMS(signal_generate, handle_signal(ctx, btf, TP_ARG(0, int),
+					   TP_ARG(2, struct task_struct *),
+					   TP_ARG(3, int), TP_ARG(4, int)))
 
 /* Interrupt bookkeeping, per CPU, for the IRQ and softirq names */
 static __always_inline int irq_mark(__s32 irq_plus_one)
@@ -449,52 +431,9 @@ static __always_inline int softirq_mark(__s32 vec_plus_one)
 	return 0;
 }
 
-SEC("tp_btf/irq_handler_entry")
-int BPF_PROG(irq_handler_entry_btf, int irq)
-{
-	return irq_mark(irq + 1);
-}
-
-SEC("raw_tp/irq_handler_entry")
-int irq_handler_entry_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return irq_mark((int)ctx->args[0] + 1);
-}
-
-SEC("tp_btf/irq_handler_exit")
-int BPF_PROG(irq_handler_exit_btf)
-{
-	return irq_mark(0);
-}
-
-SEC("raw_tp/irq_handler_exit")
-int irq_handler_exit_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return irq_mark(0);
-}
-
-SEC("tp_btf/softirq_entry")
-int BPF_PROG(softirq_entry_btf, unsigned int vec)
-{
-	return softirq_mark((__s32)vec + 1);
-}
-
-SEC("raw_tp/softirq_entry")
-int softirq_entry_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return softirq_mark((__s32)ctx->args[0] + 1);
-}
-
-SEC("tp_btf/softirq_exit")
-int BPF_PROG(softirq_exit_btf)
-{
-	return softirq_mark(0);
-}
-
-SEC("raw_tp/softirq_exit")
-int softirq_exit_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return softirq_mark(0);
-}
+TP_PROGRAMS(irq_handler_entry, irq_mark(TP_ARG(0, int) + 1))
+TP_PROGRAMS(irq_handler_exit, irq_mark(0))
+TP_PROGRAMS(softirq_entry, softirq_mark((__s32)TP_ARG(0, unsigned int) + 1))
+TP_PROGRAMS(softirq_exit, softirq_mark(0))
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

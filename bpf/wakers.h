@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* wakers: what crosses between bpf/wakers.bpf.c and tools/wakers.c */
+/* wakers: what crosses between bpf/wakers.bpf.c and user space
+ * (tools/wakers/). */
 #ifndef WAKERS_H
 #define WAKERS_H
 
 #include "hist.h"
 
 #define TASK_COMM_LEN 16
-#define MAX_STACK_DEPTH 127
 
 /* What a record counts */
 enum wakers_type {
@@ -36,17 +36,18 @@ struct wakers_key {
 	__u32 waker_tid;
 	__u32 target_pid;
 	__u32 target_tid;
-	__s32 kstack;		/* stack id; -1: not taken; other < 0: lost */
-	__s32 ustack;
+	__u64 kstack;		/* stack ids, or marks (bpf/stackeng.h) */
+	__u64 ustack;		/* --dwarf: STACK_IN_SAMPLE in a record */
 	__u64 waker_exec_id;	/* the waker's image (bpf/announce.h) its user
 				 * stack was taken in; 0 without one */
 	char waker_comm[TASK_COMM_LEN];	/* empty in interrupt context */
 	char target_comm[TASK_COMM_LEN];
 };
 
-/* The map "agg" holds these; the map "latency" holds, for the same keys
- * (wakeups only), a struct hist of the time from the wakeup until the
- * target ran, in ns. */
+/* The aggregation map "agg" holds these; the aggregation map "latency"
+ * holds, for the same keys (wakeups only), a struct hist of the time from
+ * the wakeup until the target ran, in ns.  Both are drained by user space
+ * while tracing (bpf/agg.bpf.h). */
 struct wakers_val {
 	__u64 count;
 	__u64 blocked_ns;	/* sum of how long the target had been blocked */
@@ -58,8 +59,6 @@ struct wakers_val {
  * followed there by the record it belongs to; user space unwinds it and
  * aggregates those records itself.  Wakeups without a sample (interrupt
  * context, kernel threads, lost samples) stay in the maps as usual. */
-#define WK_USTACK_DWARF		-1000	/* key.ustack: in a sample, see seq */
-#define WK_USTACK_LOST		-1001	/* the sample could not be taken */
 
 enum wakers_event_type {
 	WK_EV_RECORD = 0x5752,		/* "WR": one wakeup or signal */
@@ -71,7 +70,7 @@ struct wakers_record {
 	__u32 blocked_known;	/* 1: blocked_ns is known */
 	__u64 seq;		/* its sample */
 	__u64 blocked_ns;
-	struct wakers_key key;	/* ustack: WK_USTACK_DWARF */
+	struct wakers_key key;	/* ustack: STACK_IN_SAMPLE */
 };
 
 struct wakers_latency {

@@ -5,6 +5,8 @@
 #   scripts/deps.sh --bench  also the tools `make bench` compares against
 set -eu
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev libdw-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev python3 binutils elfutils man-db time strace"
+pkgs="$pkgs golang-go"	# go tool pprof reads the --pprof profiles (tests/tools/test_pprof.sh)
+pkgs="$pkgs prometheus"	# the server and promtool (tests/tools/test_metrics.sh)
 if [ "${1:-}" = "--bench" ]; then
 	pkgs="$pkgs libbpf-tools bpftrace linux-perf"
 fi
@@ -22,6 +24,16 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "installing:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+# no service of a package installed here starts (prometheus would listen on
+# port 9090): the tests start their own server on a free loopback port
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+	printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+	chmod +x /usr/sbin/policy-rc.d
+	trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+fi
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+	systemctl disable --now prometheus.service >/dev/null 2>&1 || true
+fi

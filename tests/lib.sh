@@ -62,16 +62,41 @@ check_nogrep() {
 	if ! grep -Eq -- "$2" "$3"; then pass "$1"; else fail "$1 (/$2/ found in $3)"; grep -Em3 -- "$2" "$3" | sed 's/^/#   /'; fi
 }
 
-# ready ERR PID: the tool PID says on ERR that it traces (60 s at most:
-# loading is slow when the machine is busy), or has exited
+# ready ERR PID [ERE]: the tool PID says on ERR that it traces (a line
+# matching ERE; by default any tool's "tracing", "watching" or "sampling"
+# line), or has exited (60 s at most: loading is slow when the machine is
+# busy)
 ready() {
-	local i
-	for i in $(seq 1 600); do
-		grep -Eq 'tracing|watching|sampling' "$1" && return 0
+	local re=${3:-tracing|watching|sampling} i
+	for i in $(seq 1 1200); do
+		grep -Eqs -- "$re" "$1" && return 0
 		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
+		sleep 0.05
 	done
 	return 1
+}
+
+# run_released OUT ERR ERE RELEASE CMD...: runs the tool CMD in the
+# background (stdout to OUT, stderr to ERR, its pid in $TOOL_PID); once it
+# says ERE (see ready) or has exited, evaluates the shell command RELEASE
+# (which lets the workloads go, or stops the tool), then waits for CMD:
+# its exit status in $RUN_RC
+run_released() {
+	local out=$1 err=$2 re=$3 release=$4; shift 4
+	# emptied here: the background job's own redirection may come late,
+	# after the previous run's "tracing" line has been read
+	: >"$err"
+	"$@" >"$out" 2>"$err" &
+	TOOL_PID=$!
+	ready "$err" "$TOOL_PID" "$re"
+	eval "$release"
+	wait "$TOOL_PID"
+	RUN_RC=$?
+}
+
+# release_usr1: the release of a workload that waits for SIGUSR1
+release_usr1() {
+	kill -USR1 "$WL_PID" 2>/dev/null
 }
 
 # tool_cmd TOOL: CMD=(how TOOL traces with no other option): schedsilence
@@ -182,31 +207,26 @@ check_clean_exit() {
 # normal exit status is WANT (schedsilence: 1 when not silent); SIGNAL
 # "go" releases the workload held by start_wl_held instead (target exit)
 check_clean_exit_rc() {
-	local d=$1 sig=$2 want=$3 p rc i; shift 3
-	# emptied here: the background job's own redirection may come late,
-	# after the previous run's "tracing" line has been read
-	: >"$T/ce.err"
-	"$@" >"$T/ce.out" 2>"$T/ce.err" &
-	p=$!
-	# (up to 60 s: loading is slow when the machine is busy)
-	for i in $(seq 1 600); do
-		grep -Eq 'tracing|watching|sampling' "$T/ce.err" && break
-		kill -0 "$p" 2>/dev/null || break
-		sleep 0.1
-	done
-	bpf_ids_of "$p" >"$T/ce.ids"
-	case $sig in
-	none) ;;
-	go) touch "$WL_GOFILE" ;;	# the held workload goes, and ends
-	*) kill -"$sig" "$p" ;;
-	esac
-	wait "$p"; rc=$?
+	local d=$1 sig=$2 want=$3 rc; shift 3
+	run_released "$T/ce.out" "$T/ce.err" 'tracing|watching|sampling' '_clean_exit_stop "$sig"' "$@"
+	rc=$RUN_RC
 	if [ ! -s "$T/ce.ids" ]; then fail "$d (no BPF object seen while it ran, exit $rc)"
 		head -3 "$T/ce.err" | sed 's/^/#   /'
 	elif [ "$rc" != "$want" ]; then fail "$d (exit $rc, want $want)"
 		head -3 "$T/ce.err" | sed 's/^/#   /'
 	elif bpf_ids_gone "$T/ce.ids"; then pass "$d ($(wc -l <"$T/ce.ids") objects gone)"
 	else fail "$d (objects left: $(tr '\n' ' ' <"$T/ce.ids"))"; fi
+}
+
+# _clean_exit_stop SIGNAL: records the BPF objects of the tool $TOOL_PID,
+# then ends it as check_clean_exit_rc's SIGNAL says
+_clean_exit_stop() {
+	bpf_ids_of "$TOOL_PID" >"$T/ce.ids"
+	case $1 in
+	none) ;;
+	go) touch "$WL_GOFILE" ;;	# the held workload goes, and ends
+	*) kill -"$1" "$TOOL_PID" ;;
+	esac
 }
 
 # start_wl_held NAME ARGS...: like start_wl, but the workload waits (see
@@ -219,14 +239,38 @@ start_wl_held() {
 # run_held OUT ERR CMD...: runs the tool CMD, releases the held workload
 # once CMD says it is tracing, and waits for CMD and the workloads
 run_held() {
-	local out=$1 err=$2 p; shift 2
-	: >"$err"	# (see check_clean_exit_rc)
-	"$@" >"$out" 2>"$err" &
-	p=$!
-	wait_line "$err" 'tracing|watching' && touch "$WL_GOFILE"
-	wait "$p"
-	RUN_RC=$?
+	local out=$1 err=$2; shift 2
+	run_released "$out" "$err" 'tracing|watching' 'touch "$WL_GOFILE"' "$@"
 	touch "$WL_GOFILE"
 	wait_wl
 	return $RUN_RC
+}
+
+# check_bad_inputs CMD ARGS...: each ARGS (words as the shell splits them)
+# makes CMD exit 2 with a message on stderr
+check_bad_inputs() {
+	local cmd=$1 args; shift
+	for args in "$@"; do
+		eval "set -- $args"
+		check_rc "bad input '$args' exits 2" 2 "$cmd" "$@"
+		[ -s "$T/rc.err" ] || fail "bad input '$args' says nothing on stderr"
+	done
+}
+
+# check_no_btf CMD...: without kernel BTF, CMD exits 3 and names it
+check_no_btf() {
+	check_rc "no kernel BTF exits 3" 3 env SUITE_BTF_PATH=/nonexistent "$@"
+	check_grep "the missing BTF is named" 'BTF' "$T/rc.err"
+}
+
+# folded_user_first FILE: in every folded line the user frames come before
+# the kernel ones (_[k])
+folded_user_first() {
+	awk '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); k = 0
+		for (i = 2; i <= n; i++) { if (f[i] ~ /_\[k\]$/) k = 1; else if (k) exit 1 } }' "$1"
+}
+
+# folded_well_formed FILE: every line is "stack value", each stack once
+folded_well_formed() {
+	awk 'NF < 2 || $NF !~ /^[0-9]+$/ { exit 1 } { sub(/ [0-9]+$/, ""); if (seen[$0]++) exit 1 }' "$1"
 }

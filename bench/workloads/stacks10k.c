@@ -3,46 +3,36 @@
  * user call paths (default 4 levels: 10,000 paths), REPEAT times each
  * (default 1).  A path is the decimal digits of its number: at each
  * level, descend() calls one of ten functions stk_step0..stk_step9, and
- * the last one ends in stk_leaf(), which sleeps 20 us (timer slack 1 ns).
+ * the last one ends in stk_leaf(), which sleeps 20 us (timer slack 1 ns),
+ * again should the timer expire before the thread got off the CPU: every
+ * path blocks at least once.
  * Then prints "done" and waits in stk_park() until killed, so that the
  * tracer can still read its symbols.  Prints its pid first. */
 #include <signal.h>
+#include <sys/resource.h>
 #include "bench_wl.h"
+
+static long voluntary_switches(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_nvcsw;
+}
 
 NOINLINE void stk_leaf(void)
 {
 	struct timespec ts = { 0, 20000 };
+	long before = voluntary_switches();
 
-	wl_syscall4(SYS_nanosleep, (long)&ts, 0, 0, 0);
+	do
+		wl_syscall4(SYS_nanosleep, (long)&ts, 0, 0, 0);
+	while (voluntary_switches() == before);
 	__asm__ volatile("" ::: "memory");
 }
 
-NOINLINE void descend(int level, unsigned code);
-
-/* Ten functions with the same body at different addresses: each is a
- * distinct frame.  The empty asm after the call keeps it from being a
- * tail call, so every frame stays on the stack. */
-#define STEP(n)                                                                \
-	NOINLINE void stk_step##n(int level, unsigned code)                    \
-	{                                                                      \
-		descend(level, code);                                          \
-		__asm__ volatile("" ::: "memory");                             \
-	}
-STEP(0) STEP(1) STEP(2) STEP(3) STEP(4) STEP(5) STEP(6) STEP(7) STEP(8) STEP(9)
-
-static void (*const steps[10])(int, unsigned) = {
-	stk_step0, stk_step1, stk_step2, stk_step3, stk_step4,
-	stk_step5, stk_step6, stk_step7, stk_step8, stk_step9,
-};
-
-NOINLINE void descend(int level, unsigned code)
-{
-	if (level == 0)
-		stk_leaf();
-	else
-		steps[code % 10](level - 1, code / 10);
-	__asm__ volatile("" ::: "memory");
-}
+/* stk_step0..stk_step9, and descend(), which ends in stk_leaf() */
+WL_CALL_PATHS(stk_step, descend, stk_leaf)
 
 NOINLINE void stk_park(void)
 {

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* libFuzzer target: hitmtop's replay parser, aggregation and verdict
- * (tools/lib/hitm.c) and the PMU format parser (tools/lib/hitm_pmu.c).
+ * (tools/hitmtop/model.c) and the PMU format parser (tools/hitmtop/pmu.c).
  * The input is a replay file; its first line is also tried as a sysfs
  * format spec.  Invariants are checked with abort().  See run_hitm.sh. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hitm.h"
-#include "hitm_pmu.h"
+#include "model.h"
+#include "pmu.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -19,10 +19,10 @@ mkdir -p "$out/corpus"
 echo "== build fuzz_hitm"
 $cc -g -O1 -std=gnu11 -D_GNU_SOURCE -DSUITE_VERSION='"fuzz"' \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-I"$root/tools/lib" -I"$root/bpf" -o "$out/fuzz_hitm" "$root/tests/fuzz/fuzz_hitm.c" \
-	"$root/tools/lib/hitm.c" "$root/tools/lib/hitm_pmu.c" "$root/tools/lib/common.c" \
-	"$root/tools/lib/opts.c" "$root/tools/lib/output.c" "$root/tools/lib/escape.c" \
-	"$root/tools/lib/taskid.c" "$root/tools/lib/mapmem.c" -lbpf -lelf -lz
+	-I"$root/tools/hitmtop" -I"$root/tools/lib" -I"$root/blazesym-shim" -I"$root/bpf" \
+	-o "$out/fuzz_hitm" "$root/tests/fuzz/fuzz_hitm.c" \
+	$(ls "$root"/tools/hitmtop/*.c | grep -v '/hitmtop\.c$') \
+	"$root"/tools/lib/*.c "$root"/blazesym-shim/*.c -lbpf -lelf -ldw -lz -lpthread -lstdc++
 
 # seeds: a format spec line, samples of every kind, malformed lines
 printf 'config:0-7,32-35\n0 1 2 0x401000 0x601040 0x%x 30\n' $((0x4 | (0x42 << 5))) >"$out/corpus/store"

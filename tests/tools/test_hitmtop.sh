@@ -16,6 +16,14 @@ wait_ready() {
 
 jget() { json_get "$1" "$2" 2>/dev/null; }
 
+# check_top_line TAG JSON VAR ADDR VERDICT: the report's first line is
+# VAR's (at ADDR, named VAR+0x0), called VERDICT
+check_top_line() {
+	check_eq "$1: the first line is $3's" "$(jget "$2" 'd["lines"][0]["addr"]')" "$4"
+	check_eq "$1: called $5" "$(jget "$2" 'd["lines"][0]["verdict"]')" "$5"
+	check_eq "$1: named by the variable" "$(jget "$2" 'd["lines"][0]["symbol"]')" "$3+0x0"
+}
+
 # 1. No PEBS/IBS here: exit 3 at once, naming what is missing, no report.
 check_rc "no PMU: exit 3" 3 "$HT" -d 5
 check_grep "no PMU: the message names PEBS/IBS" 'no PEBS/IBS memory sampling exposed' "$T/rc.err"
@@ -57,9 +65,7 @@ FP=$(awk '$2 == "false_pair" { print $3 }' "$WL_OUT")
 "$HT" --replay "$T/false.txt" -j >"$T/false.json" 2>"$T/false.err"
 check_eq "false: exit 0 and JSON parses" "$?$(json_ok "$T/false.json" && echo ok)" 0ok
 check_eq "false: one contended line" "$(jget "$T/false.json" 'len(d["lines"])')" 1
-check_eq "false: the line is false_pair's" "$(jget "$T/false.json" 'd["lines"][0]["addr"]')" "$FP"
-check_eq "false: called false sharing" "$(jget "$T/false.json" 'd["lines"][0]["verdict"]')" "false sharing"
-check_eq "false: named by the variable" "$(jget "$T/false.json" 'd["lines"][0]["symbol"]')" "false_pair+0x0"
+check_top_line false "$T/false.json" false_pair "$FP" "false sharing"
 check_eq "false: exactly 200 HITMs, 200 loads, 200 stores" \
 	"$(jget "$T/false.json" '[d["lines"][0][k] for k in ("hitm","loads","stores")]')" "[200, 200, 200]"
 check_eq "false: two offsets, 0 and 8" \
@@ -107,9 +113,7 @@ check "true workload printed its addresses" wait_ready
 TC=$(awk '$2 == "true_counter" { print $3 }' "$WL_OUT")
 "$WL/hitm_gen" "$WL_OUT" true:50 false:10 >"$T/true.txt"
 "$HT" --replay "$T/true.txt" -j >"$T/true.json" 2>/dev/null
-check_eq "true: first line is true_counter's" "$(jget "$T/true.json" 'd["lines"][0]["addr"]')" "$TC"
-check_eq "true: called true sharing" "$(jget "$T/true.json" 'd["lines"][0]["verdict"]')" "true sharing"
-check_eq "true: named by the variable" "$(jget "$T/true.json" 'd["lines"][0]["symbol"]')" "true_counter+0x0"
+check_top_line true "$T/true.json" true_counter "$TC" "true sharing"
 check_eq "true: 200 HITMs, 100 local and 100 remote" \
 	"$(jget "$T/true.json" '[d["lines"][0][k] for k in ("hitm","hitm_local","hitm_remote")]')" "[200, 100, 100]"
 check_eq "true: one offset, from CPUs 0-3" \

@@ -31,14 +31,18 @@ if unshare -m true 2>/dev/null; then
 		"$S/syswatch" -d 0.3 >/dev/null 2>&1; echo "syswatch $?"
 		"$S/wakers" -d 0.3 >/dev/null 2>&1; echo "wakers $?"
 		"$S/pfwatch" -d 0.3 >/dev/null 2>&1; echo "pfwatch $?"
+		# an intruder of its own on CPU 0, waking every 10 ms: the
+		# verdict must not rest on what else the machine runs
+		taskset -c 0 sh -c "while :; do sleep 0.01; done" & n=$!
 		"$S/schedsilence" -C 0 -d 0.3 >/dev/null 2>&1; echo "schedsilence $?"
+		kill $n; wait $n 2>/dev/null
 		"$S/hitmtop" --load-only >/dev/null 2>&1; echo "hitmtop $?"
 		ls -A "$1" | wc -l' _ "$ROOT" "$S" >"$T/hidden.out" 2>&1
 	check_eq "source tree hidden while the installed tools run" "$(tail -1 "$T/hidden.out")" 0
 	for t in offcputime syswatch wakers pfwatch hitmtop; do
 		check_grep "installed $t traces with the source tree hidden (exit 0)" "^$t 0\$" "$T/hidden.out"
 	done
-	# schedsilence's verdict on a CPU that is never silent: 1
+	# schedsilence's verdict on a CPU with an intruder pinned on it: 1
 	check_grep "installed schedsilence watches with the source tree hidden (exit 1)" '^schedsilence 1$' "$T/hidden.out"
 else
 	fail "unshare -m (a mount namespace to hide the source tree) works here"

@@ -10,12 +10,15 @@ check_grep "folded names offcpu_block_here with kernel frames" \
 check_within "off-CPU time in offcpu_block_here is 20 x 50 ms" \
 	"$(folded_sum 'offcpu_block_here' "$T/f1")" 1000000 20
 check_grep "user frames reach main's thread start" ';blocker;offcpu_block_here;' "$T/f1"
-check_grep "kernel stacks end in the scheduler" 'schedule_\[k\] [0-9]+$' "$T/f1"
+# the kernel's walk of a task off the CPU leaves out the scheduler's own
+# functions (.sched.text: __schedule, schedule, do_nanosleep, ...), as
+# /proc/PID/stack does: the stack ends where the thread entered it
+check_grep "kernel stacks end where the sleep entered the scheduler" \
+	'offcpu_block_here;entry_SYSCALL_64_after_hwframe_\[k\];.*;hrtimer_nanosleep_\[k\] [0-9]+$' "$T/f1"
+check_nogrep "no frame of the scheduler itself" '(^|;)(__schedule|schedule|do_nanosleep)_\[k\]' "$T/f1"
 check_nogrep "no frame of the tracing machinery" 'bpf_prog|bpf_trace_run|__traceiter|perf_trace' "$T/f1"
-check "user frames come before kernel frames" awk '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); k = 0
-	for (i = 2; i <= n; i++) { if (f[i] ~ /_\[k\]$/) k = 1; else if (k) exit 1 } }' "$T/f1"
-check "folded lines are 'stack value' with unique stacks" \
-	awk 'NF < 2 || $NF !~ /^[0-9]+$/ { exit 1 } { sub(/ [0-9]+$/, ""); if (seen[$0]++) exit 1 }' "$T/f1"
+check "user frames come before kernel frames" folded_user_first "$T/f1"
+check "folded lines are 'stack value' with unique stacks" folded_well_formed "$T/f1"
 check_grep "the early stop is said on stderr" 'every traced process has exited' "$T/e1"
 check_nogrep "the main thread's wait is not counted as the blocker's" '^ocpu_blocker;.*pthread_join' "$T/f1"
 
@@ -42,7 +45,7 @@ check_within "-p: only one of the two identical processes is counted (10 x 20 ms
 #    the chain shows vfork called from blocker (offcpu_vfork_wait skipped).
 start_wl_held offcpu_blocker 10 30 0 mixed
 run_held "$T/f4d" "$T/err" "$OC" -p "$WL_PID" --state D -f -d 4
-check_grep "--state D catches the vfork wait (TASK_KILLABLE has the D bit)" ';vfork;.*wait_for_completion' "$T/f4d"
+check_grep "--state D catches the vfork wait (TASK_KILLABLE has the D bit)" ';vfork;.*;kernel_clone_\[k\] [0-9]+$' "$T/f4d"
 check_nogrep "--state D leaves out nanosleep (S)" 'offcpu_block_here' "$T/f4d"
 start_wl_held offcpu_blocker 10 30 0 mixed
 run_held "$T/f4s" "$T/err" "$OC" -p "$WL_PID" --state S -f -d 4
@@ -50,7 +53,7 @@ check_grep "--state S catches nanosleep" 'offcpu_block_here' "$T/f4s"
 check_nogrep "--state S leaves out the D waits" ';vfork;' "$T/f4s"
 start_wl_held offcpu_blocker 10 30 0 mixed
 run_held "$T/f4m" "$T/err" "$OC" -p "$WL_PID" --state 3 -f -d 4
-check_grep "--state 3 (S|D) is a mask: D waits match it" ';vfork;.*wait_for_completion' "$T/f4m"
+check_grep "--state 3 (S|D) is a mask: D waits match it" ';vfork;.*;kernel_clone_\[k\] [0-9]+$' "$T/f4m"
 check_grep "--state 3 (S|D) is a mask: S waits match it" 'offcpu_block_here' "$T/f4m"
 
 # 5. A thread still blocked at the end is counted up to the stop time.
@@ -83,14 +86,21 @@ check "JSON output parses" json_ok "$T/j7"
 check_eq "JSON: the blocker's user stack ends in offcpu_block_here" \
 	"$(json_get "$T/j7" "[s['user_stack'][-1] for s in d['stacks'] if s['comm']=='ocpu_blocker' and s['user_stack']][0]")" \
 	offcpu_block_here
+# (but for the kernel stacks of intervals whose switch-in this kernel did
+# not report: see 17)
 check_eq "JSON: losses are reported, none here" \
-	"$(json_get "$T/j7" "sum(d['losses'].values())")" 0
+	"$(json_get "$T/j7" "sum(d['losses'].values()) - min(d['losses']['kernel_stack_unreadable'], d['switch_ins_unreported'])")" 0
 
 # 8. The raw_tp fallback gives the same answer
 start_wl_held offcpu_blocker 10 50 0
 run_held "$T/f8" "$T/e8" env SUITE_FORCE_RAW_TP=1 "$OC" -v -p "$WL_PID" -f -d 3
 check_grep "raw_tp flavour was used" 'using raw_tp tracepoints' "$T/e8"
 check_within "raw_tp: 10 x 50 ms" "$(folded_sum 'offcpu_block_here' "$T/f8")" 500000 20
+# raw_tp takes kernel stacks at switch-out: the scheduler's frames are
+# dropped by address, and the stacks are those of tp_btf
+check_grep "raw_tp: kernel stacks end where the sleep entered the scheduler" \
+	'offcpu_block_here;entry_SYSCALL_64_after_hwframe_\[k\];.*;hrtimer_nanosleep_\[k\] [0-9]+$' "$T/f8"
+check_nogrep "raw_tp: no frame of the scheduler itself" '(^|;)(__schedule|schedule|do_nanosleep)_\[k\]' "$T/f8"
 
 # 9. --check, min/max filters
 start_wl offcpu_blocker 5 20 100
@@ -101,17 +111,12 @@ run_held "$T/f9" "$T/err" "$OC" -p "$WL_PID" -m 100000 -f -d 2
 check_nogrep "-m 100000 drops the 20 ms blocks" 'offcpu_block_here' "$T/f9"
 
 # 10. Bad input: exit 2 with a message naming the culprit
-for args in "-p 12abc" "-p -5" "-p 0x" "-p 99999999999" "-p 4194303" "-t 4194303" \
+check_bad_inputs "$OC" "-p 12abc" "-p -5" "-p 0x" "-p 99999999999" "-p 4194303" "-t 4194303" \
 	"-m 1x" "-M -1" "-d 0" "-d abc" "--state Q" "-u -k" "-m 10 -M 5" \
-	"--stack-storage-size 0" "--bogus" "-f -j" "1 2" "-d 1 1" "-C 999" "-C ''"; do
-	eval "set -- $args"
-	check_rc "bad input '$args' exits 2" 2 "$OC" "$@"
-	[ -s "$T/rc.err" ] || fail "bad input '$args' says nothing on stderr"
-done
+	"--stack-storage-size 0" "--bogus" "-f -j" "1 2" "-d 1 1" "-C 999" "-C ''"
 
 # 11. Environment: no BTF -> exit 3 naming it
-check_rc "no kernel BTF exits 3" 3 env SUITE_BTF_PATH=/nonexistent "$OC" -d 1
-check_grep "the missing BTF is named" 'BTF' "$T/rc.err"
+check_no_btf "$OC" -d 1
 
 # 12. System-wide: a process started after the tool and gone before the
 #     report is still named (its symbols were captured when first seen).
@@ -124,9 +129,12 @@ p12=$WL_PID
 wait_wl
 wait "$ocpid"
 check "system-wide JSON parses" json_ok "$T/j12"
+# (its sleeps; a preemption elsewhere, under load, is another stack)
 check_eq "system-wide: the exited late process is symbolized" \
-	"$(json_get "$T/j12" "sorted(set(';'.join(s['user_stack'][-2:]) for s in d['stacks'] if s['pid']==$p12 and s['comm']=='ocpu_blocker'))")" \
+	"$(json_get "$T/j12" "sorted(set(';'.join(s['user_stack'][-2:]) for s in d['stacks'] if s['pid']==$p12 and s['comm']=='ocpu_blocker' and 'nanosleep' in ''.join(s['kernel_stack'])))")" \
 	"['blocker;offcpu_block_here']"
+check_eq "system-wide: no raw address in the exited process's stacks" \
+	"$(json_get "$T/j12" "len([f for s in d['stacks'] if s['pid']==$p12 for f in s['user_stack'] if f.startswith('0x')])")" 0
 check_within "system-wide: its time is 10 x 30 ms" \
 	"$(json_get "$T/j12" "sum(s['total_us'] for s in d['stacks'] if s['pid']==$p12 and 'offcpu_block_here' in s['user_stack'])")" 300000 20
 check_eq "system-wide: no idle task (pid 0)" \
@@ -170,8 +178,14 @@ wait_wl
 "$OC" -f -d 1 2>"$T/e14p" | head -1 >/dev/null
 check_eq "output to a closed pipe ends quietly with exit 0" "${PIPESTATUS[0]}" 0
 check_nogrep "closed pipe: no write error on stderr" 'write|Broken pipe|EPIPE' "$T/e14p"
-"$OC" -f -d 2 --stack-storage-size 1 >/dev/null 2>"$T/e14l"
-check_grep "a one-stack map: the lost stacks are reported" 'stacks lost|collision' "$T/e14l"
+# the kernel remembers one stack as sent: the others are sent again each
+# time they are seen, and none is lost
+start_wl_held offcpu_blocker 20 20 0 mixed
+run_held "$T/f14l" "$T/e14l" "$OC" -p "$WL_PID" -f -d 5 --stack-storage-size 1
+check_within "room for one stack id: the sleeps are all there (20 x 20 ms)" \
+	"$(folded_sum 'offcpu_block_here;' "$T/f14l")" 400000 20
+check_grep "room for one stack id: the vfork waits too" ';blocker;vfork;' "$T/f14l"
+check_nogrep "room for one stack id: no stack lost" 'stacks lost' "$T/e14l"
 start_wl_held offcpu_blocker 10 30 0
 "$OC" -p "$WL_PID" -f -d 4 >"$T/f14a" 2>"$T/e14a" &
 a=$!
@@ -189,3 +203,107 @@ rc=$?
 wait "$fp"
 check_eq "a forking target: clean exit" "$rc" 0
 check "a forking target: the report is bounded (< 1000 lines)" test "$(wc -l <"$T/f14f")" -lt 1000
+
+# 15. The stack engine: 10,000 distinct call paths, each blocking on a
+#     futex, default options: every path there, its intervals all
+#     counted, nothing lost (a kernel stack map of 16384 buckets lost a
+#     quarter of them)
+start_wl_held many_paths 4
+run_held "$T/j15" "$T/e15" "$OC" -p "$WL_PID" -j -d 60
+check "10,000 paths: JSON parses" json_ok "$T/j15"
+paths_of() {
+	python3 - "$1" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+seen = {}
+for s in d["stacks"]:
+    u, k = s["user_stack"], s["kernel_stack"]
+    if s["comm"] != "mp_blocker" or not u or u[-1] != "mp_leaf" or not k or k[-1] not in ("futex_wait_queue", "futex_do_wait"):
+        continue
+    digits = [int(m.group(1)) for f in u for m in [re.fullmatch(r"mp_step(\d)", f)] if m]
+    p = sum(dg * 10 ** i for i, dg in enumerate(digits))
+    seen[(len(digits), p)] = seen.get((len(digits), p), 0) + s["count"]
+missing = [p for p in range(10000) if (4, p) not in seen]
+extra = [k for k in seen if k[0] != 4]
+# intervals lost, or counted without their kernel stack, where the kernel
+# did not report a switch-in (section 17)
+unseen = d["losses"]["interval_end_unseen"] + d["switch_ins_unreported"]
+# what the engine and the maps could lose (a thread's last stack, walked as
+# it exits, may be unreadable: that is counted apart, and not a path's)
+lost = sum(d["losses"][k] for k in ("stack_ring_full", "stack_nested", "aggregation_map_full",
+                                    "inflight_map_full", "ringbuf_full", "map_update_failed",
+                                    "no_kernel_memory"))
+print(len(seen), len(missing), unseen, len(extra), lost, sum(seen.values()))
+PY
+}
+read -r n_paths n_missing n_unseen n_extra n_lost n_intervals <<<"$(paths_of "$T/j15")"
+# an interval whose switch-in the kernel did not report is counted apart,
+# never silent (rare, under load: see 17)
+check "10,000 paths: every path reported ($n_paths), but for intervals counted lost ($n_missing <= $n_unseen)" \
+	test "$n_paths" -eq 10000 -o "$((n_paths + n_missing))" -eq 10000 -a "$n_missing" -le "$n_unseen"
+check_eq "10,000 paths: none made up, no stack lost" "$n_extra $n_lost" "0 0"
+sw=$(sed -n 's/^switches //p' "$WL_OUT")
+check "10,000 paths: the intervals in the futex waits ($n_intervals) are one a path or more, and no more than the blocker's context switches ($sw)" \
+	test "$n_intervals" -ge "$((10000 - n_unseen))" -a "$n_intervals" -le "$sw"
+check_nogrep "10,000 paths: no stack said lost" 'stacks lost' "$T/e15"
+
+# 16. Kernel stacks deferred to switch-in are the ones switch-out sees: the
+#     same workload (sleeps and vfork waits) in both modes gives the same
+#     kernel frames under each user stack, the scheduler's own functions
+#     left out either way
+# (an interval whose switch-in this kernel did not report has no kernel
+# stack at switch-in: see 17; it is counted, and left out here)
+kernel_parts() {
+	grep -E ';(offcpu_block_here|vfork);' "$1" | grep -vF '[kernel stack lost]' |
+		sed -E 's/ [0-9]+$//' |
+		sed -E 's/^([^;]*;)*(offcpu_block_here|vfork);/\2;/' | sort -u
+}
+for mode in switch-in switch-out; do
+	start_wl_held offcpu_blocker 10 20 0 mixed
+	run_held "$T/f16$mode" "$T/e16$mode" "$OC" -p "$WL_PID" -f -d 5 --kernel-stacks-at "$mode"
+	kernel_parts "$T/f16$mode" >"$T/k16$mode"
+done
+check "switch-in and switch-out: both modes saw the sleep and the vfork wait" \
+	test "$(grep -c . "$T/k16switch-in")" -ge 2
+check_eq "switch-in and switch-out: the same kernel frames under each user stack" \
+	"$(cat "$T/k16switch-in")" "$(cat "$T/k16switch-out")"
+check_nogrep "switch-out: no scheduler function either" '(^|;)(__schedule|schedule|do_nanosleep)_\[k\]' "$T/f16switch-out"
+check_bad_inputs "$OC" "--kernel-stacks-at now" "--kernel-stacks-at ''"
+
+# 17. Switch-ins the kernel does not report (on this machine: a switch
+#     away from a thread of the machine's init agent emits no sched_switch
+#     event, so a thread switched in from one is never seen coming back).
+#     SUITE_TEST_HIDE_SWITCH_IN=N makes the program ignore every Nth
+#     switch-in that ends an interval, as the kernel does: each such
+#     interval ends at the thread's arrival the scheduler stamped, and is
+#     counted exactly; its deferred kernel stack is lost (counted), not
+#     its time.  The old code lost the interval (interval_end_unseen).
+hidden_run() {	# NAME EVERY [ENV...]: 20 blocks of 50 ms, JSON in $T/NAME
+	local name=$1 every=$2; shift 2
+	start_wl_held offcpu_blocker 20 50 0
+	run_held "$T/$name" "$T/$name.err" env SUITE_TEST_HIDE_SWITCH_IN="$every" "$@" \
+		"$OC" -p "$WL_PID" -j -d 5
+}
+blocks_of() { json_get "$T/$1" "sum(s['count'] for s in d['stacks'] if 'offcpu_block_here' in s['user_stack'])"; }
+time_of() { json_get "$T/$1" "sum(s['total_us'] for s in d['stacks'] if 'offcpu_block_here' in s['user_stack'])"; }
+loss_of() { json_get "$T/$1" "d['losses']['$2']"; }
+hidden_run j17a 2
+check_eq "every 2nd switch-in unreported: the 20 blocks, exactly" "$(blocks_of j17a)" 20
+check_within "every 2nd switch-in unreported: their time, 20 x 50 ms" "$(time_of j17a)" 1000000 20
+check_eq "every 2nd switch-in unreported: no interval lost" "$(loss_of j17a interval_end_unseen)" 0
+check "every 2nd switch-in unreported: said so (switch_ins_unreported), their deferred kernel stacks lost" \
+	test "$(json_get "$T/j17a" "d['switch_ins_unreported']")" -gt 0 -a \
+	"$(loss_of j17a kernel_stack_unreadable)" -gt 0
+check_grep "every 2nd switch-in unreported: said on stderr" 'switch-ins were not reported by the kernel' "$T/j17a.err"
+hidden_run j17b 1
+check_eq "no switch-in reported: the 20 blocks, exactly" "$(blocks_of j17b)" 20
+check_within "no switch-in reported: their time, 20 x 50 ms" "$(time_of j17b)" 1000000 20
+check_eq "no switch-in reported: no interval lost" "$(loss_of j17b interval_end_unseen)" 0
+# raw_tp: kernel stacks taken at switch-out, so nothing at all is lost
+hidden_run j17c 1 SUITE_FORCE_RAW_TP=1
+check_eq "raw_tp, no switch-in reported: the 20 blocks, exactly" "$(blocks_of j17c)" 20
+check_within "raw_tp, no switch-in reported: their time, 20 x 50 ms" "$(time_of j17c)" 1000000 20
+check_eq "raw_tp, no switch-in reported: nothing lost" \
+	"$(json_get "$T/j17c" "sum(d['losses'].values())")" 0
+check_eq "raw_tp, no switch-in reported: every block has its kernel stack" \
+	"$(json_get "$T/j17c" "sum(s['count'] for s in d['stacks'] if 'offcpu_block_here' in s['user_stack'] and 'hrtimer_nanosleep' in s['kernel_stack'])")" 20

@@ -4,19 +4,11 @@
 PF=$ROOT/pfwatch
 
 # pf_run OUT ERR PFWATCH-ARGS...: pfwatch on $WL_PID in the background;
-# once it traces, the workload is released; waits for both.  $PF_RC is
+# once it traces, the workload is released; waits for both.  $RUN_RC is
 # pfwatch's exit status.
 pf_run() {
-	local out=$1 err=$2 tp i; shift 2
-	"$PF" "$@" >"$out" 2>"$err" &
-	tp=$!
-	for i in $(seq 1 600); do
-		grep -q 'tracing page faults' "$err" && break
-		kill -0 "$tp" 2>/dev/null || break
-		sleep 0.05
-	done
-	kill -USR1 "$WL_PID" 2>/dev/null
-	wait "$tp"; PF_RC=$?
+	local out=$1 err=$2; shift 2
+	run_released "$out" "$err" 'tracing page faults' release_usr1 "$PF" "$@"
 	wait_wl
 }
 
@@ -42,7 +34,7 @@ json_func_maps() {
 #    2000 faults there and not 10% more, the mapping named "[anon]".
 start_wl pf_toucher 2000
 pf_run "$T/j1" "$T/e1" -p "$WL_PID" -j -d 20
-check_eq "anon: pfwatch exits 0" "$PF_RC" 0
+check_eq "anon: pfwatch exits 0" "$RUN_RC" 0
 check "anon: JSON parses" json_ok "$T/j1"
 check_range "anon: faults in pf_touch_fresh_pages" "$(json_func "$T/j1" faults pf_touch_fresh_pages)" 2000 2200
 check_eq "anon: the mapping is named" "$(json_func_maps "$T/j1" faults pf_touch_fresh_pages)" "[anon]"
@@ -81,10 +73,8 @@ pf_run "$T/f4" "$T/e4" -p "$WL_PID" -f -d 20
 check_range "read: kernel-mode faults under pf_touch_fresh_pages" \
 	"$(folded_sum ';pf_touch_fresh_pages;.*_\[k\] [0-9]+$' "$T/f4")" 400 440
 check_grep "read: the kernel stack names the read path" '^pf_toucher;.*pf_touch_fresh_pages;.*(vfs_read|filemap_read)_\[k\];' "$T/f4"
-check "folded: user frames come before kernel frames" awk '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); k = 0
-	for (i = 2; i <= n; i++) { if (f[i] ~ /_\[k\]$/) k = 1; else if (k) exit 1 } }' "$T/f4"
-check "folded: lines are 'stack value' with unique stacks" \
-	awk 'NF < 2 || $NF !~ /^[0-9]+$/ { exit 1 } { sub(/ [0-9]+$/, ""); if (seen[$0]++) exit 1 }' "$T/f4"
+check "folded: user frames come before kernel frames" folded_user_first "$T/f4"
+check "folded: lines are 'stack value' with unique stacks" folded_well_formed "$T/f4"
 check_nogrep "folded: no frame of the tracing machinery" 'bpf_prog|bpf_trace_run|perf_swevent|__perf_event_overflow' "$T/f4"
 check_nogrep "folded: stdout holds only folded lines" 'VmLck|Memory locking' "$T/f4"
 check_grep "folded: the locking state goes to stderr" 'VmLck 0 kB: memory is not locked' "$T/e4"
@@ -103,7 +93,7 @@ check_eq "warmup: totals split" "$(json_get "$T/j5" "d['totals']['warmup_faults'
 #    after the warm-up, --check exits 0, and the locked state is shown
 start_wl pf_locked 512 2000
 pf_run "$T/p6" "$T/e6" -p "$WL_PID" -d 20 --warmup 1 --check
-check_eq "locked: --check exits 0 (no fault after the warm-up)" "$PF_RC" 0
+check_eq "locked: --check exits 0 (no fault after the warm-up)" "$RUN_RC" 0
 check_grep "locked: 0 faults after the warm-up" '^After warm-up: 0 faults' "$T/p6"
 check_grep "locked: the warm-up faults are counted" '^Warm-up \(first 1 s\): (5[1-9][0-9]|[6-9][0-9][0-9]) faults' "$T/p6"
 check_grep "locked: not locked at the start" 'at start: VmLck 0 kB: memory is not locked' "$T/p6"
@@ -118,7 +108,7 @@ check_eq "locked JSON: mlockall at end, unlocked at start" \
 # 7. --check exits 1 when a fault came after the warm-up
 start_wl pf_toucher 50
 pf_run "$T/p7" "$T/e7" -p "$WL_PID" -d 20 --check
-check_eq "--check exits 1 when faults were recorded" "$PF_RC" 1
+check_eq "--check exits 1 when faults were recorded" "$RUN_RC" 1
 check_grep "--check: the report names the function" 'pf_touch_fresh_pages' "$T/p7"
 
 # 8. -p excludes other processes, with per-thread and per-CPU events: two
@@ -156,21 +146,16 @@ check_grep "raw_tp flavour was used" 'using raw_tp tracepoints' "$T/e10"
 check_range "raw_tp: the faults" "$(folded_sum 'pf_touch_fresh_pages' "$T/f10")" 300 330
 
 # 11. Bad input: exit 2 with a message naming the culprit
-for args in "-p 12abc" "-p -5" "-p 99999999999" "-p 4194303" "-t 4194303" "-d 0" \
+check_bad_inputs "$PF" "-p 12abc" "-p -5" "-p 99999999999" "-p 4194303" "-t 4194303" "-d 0" \
 	"-d abc" "--warmup abc" "--warmup 0" "--warmup 5 -d 3" "-f -j" "--bogus" \
-	"--stack-storage-size 0" "--max-entries 1x" "extra"; do
-	eval "set -- $args"
-	check_rc "bad input '$args' exits 2" 2 "$PF" "$@"
-	[ -s "$T/rc.err" ] || fail "bad input '$args' says nothing on stderr"
-done
+	"--stack-storage-size 0" "--max-entries 1x" "extra"
 check_rc "--warmup not shorter than -d exits 2" 2 "$PF" --warmup 5 -d 3
 check_grep "--warmup not shorter than -d: both named" '--warmup 5 .*-d 3' "$T/rc.err"
 check_rc "-h prints help" 0 "$PF" -h
 check_grep "-h: USAGE and EXAMPLES" 'EXAMPLES' "$T/rc.out"
 
 # 12. Environment: no BTF -> exit 3 naming it
-check_rc "no kernel BTF exits 3" 3 env SUITE_BTF_PATH=/nonexistent "$PF" -d 1
-check_grep "the missing BTF is named" 'BTF' "$T/rc.err"
+check_no_btf "$PF" -d 1
 
 # 13. --dwarf: a binary built without frame pointers faulting inside glibc
 #     (memset on 300 fresh pages).  Frame pointers lose the chain in libc;
@@ -205,3 +190,31 @@ check_grep "--dwarf with a 64-byte copy: the count is reported" 'could not be un
 check_rc "--stack-copy-size without --dwarf exits 2" 2 "$PF" --stack-copy-size 4096 -d 1
 check_grep "... naming it" 'stack-copy-size' "$T/rc.err"
 check_rc "--stack-copy-size out of range exits 2" 2 "$PF" --dwarf --stack-copy-size 100000 -d 1
+
+# paths_ok FILE N PAGES: the entries whose user stack ends in pf_path_leaf
+# are N distinct stacks of exactly PAGES faults each
+paths_ok() {
+	json_get "$1" "(lambda l: (len(l), len(set(tuple(e['user_stack']) for e in l)), sorted(set(e['count'] for e in l))))([e for e in d['faults'] if e['user_stack'] and e['user_stack'][-1] == 'pf_path_leaf'])"
+}
+
+# 14. 10,000 distinct call paths, 2 faults each, default options: every
+#     path reported with its exact count (a stack map of 16384 buckets
+#     lost a quarter of them to hash collisions: "[user stack lost]")
+start_wl pf_paths 4 2
+pf_run "$T/j14" "$T/e14" -p "$WL_PID" -j -d 60
+check_eq "10,000 paths: pfwatch exits 0" "$RUN_RC" 0
+check_eq "10,000 paths: each its own stack with its 2 faults" "$(paths_ok "$T/j14")" "(10000, 10000, [2])"
+check_eq "10,000 paths: no user stack lost" \
+	"$(json_get "$T/j14" "sum(e['count'] for e in d['faults'] if '[user stack lost]' in e['user_stack'])")" 0
+check_eq "10,000 paths: the totals count them" "$(json_get "$T/j14" "d['totals']['faults'] >= 20000")" True
+check_eq "10,000 paths: stack_ring_full 0" "$(json_get "$T/j14" "d['losses'].get('stack_ring_full')")" 0
+check_eq "10,000 paths: no loss at all" "$(json_get "$T/j14" "sum(d['losses'].values())")" 0
+
+# 15. The counts maps are drained while tracing: 300 distinct stacks over
+#     3 s with room for 64 entries between two drains, all reported exactly
+start_wl pf_paths 3 2 10000 300
+pf_run "$T/j15" "$T/e15" -p "$WL_PID" -j -d 60 --max-entries 64
+check_eq "--max-entries 64, 300 stacks over 3 s: each with its 2 faults" "$(paths_ok "$T/j15")" "(300, 300, [2])"
+check_eq "--max-entries 64: aggregation_map_full 0" "$(json_get "$T/j15" "d['losses']['aggregation_map_full']")" 0
+check_eq "--max-entries 64: the totals count them" "$(json_get "$T/j15" "d['totals']['faults'] >= 600")" True
+check_nogrep "--max-entries 64: no map said full" 'map full' "$T/e15"

@@ -24,14 +24,8 @@ refused() {
 # workload's start signal) once CMD says it traces, waits for CMD (status
 # in RUN_RC), then ends the workload
 run_usr1() {
-	local out=$1 err=$2 p; shift 2
-	: >"$err"
-	"$@" >"$out" 2>"$err" &
-	p=$!
-	wait_line "$err" 'tracing|watching'
-	kill -USR1 "$WL_PID"
-	wait "$p"
-	RUN_RC=$?
+	local out=$1 err=$2; shift 2
+	run_released "$out" "$err" 'tracing|watching' release_usr1 "$@"
 	kill "$WL_PID" 2>/dev/null
 	wait_wl
 }
@@ -41,12 +35,13 @@ run_usr1() {
 #         memory.  SUITE_MEMAVAILABLE_KB stands for MemAvailable, so that
 #         nothing big is ever allocated.
 M200=(env SUITE_MEMAVAILABLE_KB=200000)	# 204.8 MB: half is 102.4 MB
-# 100000 stack traces: 2^17 buckets of 8 bytes, 100000 x (16 + 127 x 8)
-refused "offcputime --stack-storage-size 100000 (204.8 MB available): refused, with the stack map's 104.2 MB" \
-	'^offcputime: --stack-storage-size 100000: the stack map would take 104\.2 MB of kernel memory, more than half of the 204\.8 MB available$' \
-	"${M200[@]}" "$BIN/offcputime" -p $$ --stack-storage-size 100000 -d 1
-check_rc "offcputime --stack-storage-size 85000 (88.7 MB) fits in the same 204.8 MB: it runs" 0 \
-	"${M200[@]}" "$BIN/offcputime" -p $$ --stack-storage-size 85000 --max-entries 1024 -d 0.5 -f
+# 300000 stack ids: an LRU of 300000 ids (34 MB) and a ring buffer of 256
+# bytes an id, a power of two (128 MB)
+refused "offcputime --stack-storage-size 300000 (204.8 MB available): refused, with the stack engine's 162.1 MB" \
+	'^offcputime: --stack-storage-size 300000: maps stack_seen and stack_rb would take 162\.1 MB of kernel memory, more than half of the 204\.8 MB available$' \
+	"${M200[@]}" "$BIN/offcputime" -p $$ --stack-storage-size 300000 -d 1
+check_rc "offcputime --stack-storage-size 200000 (86.5 MB) fits in the same 204.8 MB: it runs" 0 \
+	"${M200[@]}" "$BIN/offcputime" -p $$ --stack-storage-size 200000 --max-entries 1024 -d 0.5 -f
 refused "offcputime --max-entries: its two maps together" \
 	'^offcputime: --max-entries 1000000: maps start and counts would take [0-9.]+ MB of kernel memory, more than half of the 204\.8 MB' \
 	"${M200[@]}" "$BIN/offcputime" -p $$ --max-entries 1000000 -d 1
@@ -54,11 +49,11 @@ refused "wakers --max-entries: its three maps (latency histograms when full)" \
 	'^wakers: --max-entries 30000: maps agg, latency and tstates would take [0-9.]+ MB of kernel memory' \
 	"${M200[@]}" "$BIN/wakers" -p $$ --max-entries 30000 -d 1
 refused "wakers --stack-storage-size" \
-	'^wakers: --stack-storage-size 100000: the stack map would take 104\.2 MB' \
-	"${M200[@]}" "$BIN/wakers" -p $$ --stack-storage-size 100000 -d 1
+	'^wakers: --stack-storage-size 300000: maps stack_seen and stack_rb would take 162\.1 MB' \
+	"${M200[@]}" "$BIN/wakers" -p $$ --stack-storage-size 300000 -d 1
 refused "pfwatch --stack-storage-size" \
-	'^pfwatch: --stack-storage-size 100000: the stack map would take 104\.2 MB' \
-	"${M200[@]}" "$BIN/pfwatch" -p $$ --stack-storage-size 100000 -d 1
+	'^pfwatch: --stack-storage-size 300000: maps stack_seen and stack_rb would take 162\.1 MB' \
+	"${M200[@]}" "$BIN/pfwatch" -p $$ --stack-storage-size 300000 -d 1
 refused "pfwatch --max-entries: a per-CPU map, counted for every possible CPU" \
 	'^pfwatch: --max-entries 1000000: map counts would take [0-9.]+ MB of kernel memory' \
 	"${M200[@]}" "$BIN/pfwatch" -p $$ --max-entries 1000000 -d 1
@@ -73,11 +68,11 @@ refused "hitmtop --max-lines: the line and offset maps" \
 	env SUITE_MEMAVAILABLE_KB=20000 HITMTOP_TEST_SOFTWARE_EVENT=1 "$BIN/hitmtop" -p $$ --max-lines 262144 -d 1
 # each under half, together over it
 refused "offcputime: two options, each under half, over it together" \
-	'^offcputime: --stack-storage-size 60000 with --max-entries 380000: the maps would take [0-9.]+ MB of kernel memory together, more than half of the 204\.8 MB available$' \
-	"${M200[@]}" "$BIN/offcputime" -p $$ --stack-storage-size 60000 --max-entries 380000 -d 1
+	'^offcputime: --stack-storage-size 200000 with --max-entries 200000: the maps would take [0-9.]+ MB of kernel memory together, more than half of the 204\.8 MB available$' \
+	"${M200[@]}" "$BIN/offcputime" -p $$ --stack-storage-size 200000 --max-entries 200000 -d 1
 # the machine's own MemAvailable: sizes no machine has half of
 refused "offcputime --stack-storage-size 4294967295 against this machine's MemAvailable" \
-	'^offcputime: --stack-storage-size 4294967295: the stack map would take 4\.5 TB of kernel memory, more than half of the [0-9.]+ [GMk]B available$' \
+	'^offcputime: --stack-storage-size 4294967295: maps stack_seen and stack_rb would take 344\.7 GB of kernel memory, more than half of the [0-9.]+ [GMk]B available$' \
 	"$BIN/offcputime" -p $$ --stack-storage-size 4294967295 -d 1
 refused "wakers --max-entries 4294967295 against this machine's MemAvailable" \
 	'^wakers: --max-entries 4294967295: maps agg, latency and tstates would take [0-9.]+ TB of kernel memory, more than half of the [0-9.]+ [GMk]B available$' \

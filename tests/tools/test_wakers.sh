@@ -3,14 +3,15 @@
 WK=$BIN/wakers
 GO_N=0
 
-# wk_start MODE N [CMD-PREFIX...]: starts the workload, which waits for
-# its go file; sets WK_PID, WK_TID, WK_OUT, WK_GO
-wk_start() {
-	local mode=$1 n=$2 i; shift 2
+# wk_launch CMD...: starts the workload CMD GO_FILE, which prints its pid
+# and its target's tid, then waits for GO_FILE; sets WK_PID, WK_TID,
+# WK_OUT, WK_GO
+wk_launch() {
+	local i
 	GO_N=$((GO_N + 1))
 	WK_GO=$T/go.$GO_N
 	WK_OUT=$T/wl.$GO_N
-	"$@" "$WL/wakers_target" "$mode" "$n" "$WK_GO" >"$WK_OUT" 2>&1 &
+	"$@" "$WK_GO" >"$WK_OUT" 2>&1 &
 	WL_PIDS+=("$!")
 	for i in $(seq 1 500); do
 		[ "$(wc -l <"$WK_OUT")" -ge 2 ] && break
@@ -20,20 +21,24 @@ wk_start() {
 	WK_TID=$(sed -n 2p "$WK_OUT")
 }
 
+# wk_start MODE N [CMD-PREFIX...]: starts wakers_target MODE N
+wk_start() {
+	local mode=$1 n=$2; shift 2
+	wk_launch "$@" "$WL/wakers_target" "$mode" "$n"
+}
+
+# wk_go_all: lets every started workload go
+wk_go_all() {
+	local i
+	for i in $(seq 1 "$GO_N"); do touch "$T/go.$i"; done
+}
+
 # wk_trace OUT ERR ARGS...: runs wakers in the background, and once it
 # says it is tracing, lets every started workload go; waits for all
+# (wakers' exit status in RUN_RC)
 wk_trace() {
-	local out=$1 err=$2 i tool; shift 2
-	"$WK" "$@" >"$out" 2>"$err" &
-	tool=$!
-	for i in $(seq 1 2000); do
-		grep -qs 'tracing wakeups' "$err" && break
-		kill -0 "$tool" 2>/dev/null || break
-		sleep 0.01
-	done
-	for i in $(seq 1 "$GO_N"); do touch "$T/go.$i"; done
-	wait "$tool"
-	WK_RC=$?
+	local out=$1 err=$2; shift 2
+	run_released "$out" "$err" 'tracing wakeups' wk_go_all "$WK" "$@"
 	wait_wl
 }
 
@@ -52,10 +57,8 @@ check_within "futex: wakeups from wakers_poke_target" \
 	"$(folded_sum '^wk_waker;.*wakers_poke_target;' "$T/f1")" "$(wk_woken)" 5
 check_eq "futex: no other waker of the target" "$(grep -vc '^wk_waker;' "$T/f1")" 0
 check_nogrep "futex: no frame of the tracing machinery" 'bpf_prog|bpf_trace_run|__traceiter|perf_trace' "$T/f1"
-check "futex: user frames come before kernel frames" awk '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); k = 0
-	for (i = 2; i <= n; i++) { if (f[i] ~ /_\[k\]$/) k = 1; else if (k) exit 1 } }' "$T/f1"
-check "futex: folded lines are 'stack value' with unique stacks" \
-	awk 'NF < 2 || $NF !~ /^[0-9]+$/ { exit 1 } { sub(/ [0-9]+$/, ""); if (seen[$0]++) exit 1 }' "$T/f1"
+check "futex: user frames come before kernel frames" folded_user_first "$T/f1"
+check "futex: folded lines are 'stack value' with unique stacks" folded_well_formed "$T/f1"
 check_grep "futex: the early stop is said on stderr" 'every traced process has exited' "$T/e1"
 
 # 2. JSON: the same, with blocked time and the latency histogram per record
@@ -74,11 +77,13 @@ check_eq "JSON: the waker is another thread of the same process" \
 	"$(json_get "$T/j2" "(d['wakeups'][0]['waker']['pid'] == $WK_PID, d['wakeups'][0]['waker']['tid'] != $WK_TID)")" \
 	"(True, True)"
 check_eq "JSON: every wakeup has its latency measured" \
-	"$(json_get "$T/j2" "d['wakeups'][0]['latency']['count'] == d['wakeups'][0]['count'] == d['latency']['count']")" True
+	"$(json_get "$T/j2" "d['wakeups'][0]['latency']['count'] + d['losses']['interval_end_unseen'] == d['wakeups'][0]['count'] and d['wakeups'][0]['latency']['count'] == d['latency']['count']")" True
 check_eq "JSON: every wakeup ended a sleep seen while tracing" \
 	"$(json_get "$T/j2" "d['wakeups'][0]['blocked_known'] == d['wakeups'][0]['count'] and d['wakeups'][0]['blocked_us'] > 0")" True
 check_eq "JSON: totals" "$(json_get "$T/j2" "(d['totals']['wakeups'], d['totals']['signals'])")" "($(wk_woken), 0)"
-check_eq "JSON: no losses" "$(json_get "$T/j2" "sum(d['losses'].values())")" 0
+# (interval_end_unseen: a latency this kernel did not report the end of,
+# rare: see 16)
+check_eq "JSON: no losses" "$(json_get "$T/j2" "sum(d['losses'].values()) - d['losses']['interval_end_unseen']")" 0
 check_eq "JSON: interrupt context comes from the per-CPU preempt count" \
 	"$(json_get "$T/j2" "d['context_source']")" "per-CPU preempt count"
 
@@ -172,7 +177,7 @@ check_grep "-v says where interrupt context comes from" 'interrupt context read 
 # 11. --check: 1 if woken, 0 if not (the target spins until its go file)
 wk_start futex 20
 wk_trace "$T/c11" "$T/e11" -t "$WK_TID" --check -d 30
-check_eq "--check exits 1 when the target was woken" "$WK_RC" 1
+check_eq "--check exits 1 when the target was woken" "$RUN_RC" 1
 wk_start futex 20
 check_rc "--check exits 0 when it was not" 0 "$WK" -t "$WK_TID" --check -d 1
 touch "$WK_GO"; wait_wl
@@ -181,14 +186,9 @@ touch "$WK_GO"; wait_wl
 "$WK" -h >"$T/h4" 2>&1
 check_grep "--help has a USAGE line" '^USAGE: wakers' "$T/h4"
 check_grep "--help has EXAMPLES" '^EXAMPLES:' "$T/h4"
-for args in "-p 12abc" "-p -5" "-t 0" "-p 4194303" "-d 0" "-d abc" "--time" \
-	"-f -j" "--bogus" "-C 999" "--max-entries 0" "--stack-storage-size x" "extra"; do
-	eval "set -- $args"
-	check_rc "bad input '$args' exits 2" 2 "$WK" "$@"
-	[ -s "$T/rc.err" ] || fail "bad input '$args' says nothing on stderr"
-done
-check_rc "no kernel BTF exits 3" 3 env SUITE_BTF_PATH=/nonexistent "$WK" -d 1
-check_grep "the missing BTF is named" 'BTF' "$T/rc.err"
+check_bad_inputs "$WK" "-p 12abc" "-p -5" "-t 0" "-p 4194303" "-d 0" "-d abc" "--time" \
+	"-f -j" "--bogus" "-C 999" "--max-entries 0" "--stack-storage-size x" "extra"
+check_no_btf "$WK" -d 1
 ( "$WK" -d 1 2>"$T/e12"; echo $? >"$T/rc12" ) | head -c 1 >/dev/null
 check_eq "a closed stdout ends quietly with 0" "$(cat "$T/rc12")" 0
 check_nogrep "... and says nothing about it" 'Broken pipe|[Ww]rit(e|ing)|EPIPE' "$T/e12"
@@ -196,19 +196,7 @@ check_nogrep "... and says nothing about it" 'Broken pipe|[Ww]rit(e|ing)|EPIPE' 
 # 13. --dwarf: a waker built without frame pointers waking through glibc
 #     (syscall(SYS_futex) from nofp_waker_inner, 3 calls below main).
 #     Frame pointers lose the chain in libc; DWARF recovers it.
-nw_start() {
-	GO_N=$((GO_N + 1))
-	WK_GO=$T/go.$GO_N
-	WK_OUT=$T/wl.$GO_N
-	"$WL/nofp_waker" "$1" "$WK_GO" >"$WK_OUT" 2>&1 &
-	WL_PIDS+=("$!")
-	for i in $(seq 1 500); do
-		[ "$(wc -l <"$WK_OUT")" -ge 2 ] && break
-		sleep 0.01
-	done
-	WK_PID=$(sed -n 1p "$WK_OUT")
-	WK_TID=$(sed -n 2p "$WK_OUT")
-}
+nw_start() { wk_launch "$WL/nofp_waker" "$1"; }
 nw_start 100
 wk_trace "$T/f13fp" "$T/e13fp" -t "$WK_TID" -f -d 30
 check_eq "nofp: the workload woke its target 100 times" "$(wk_woken)" 100
@@ -229,7 +217,7 @@ check_eq "--dwarf JSON: one record, its user stack ends in nofp_waker_inner, sys
 	"$(json_get "$T/j13" "[(w['count'], w['user_stack'][-2:]) for w in d['wakeups']]")" \
 	"[($(wk_woken), ['nofp_waker_inner', 'syscall'])]"
 check_eq "--dwarf JSON: latency and blocked time of every wakeup, no loss" \
-	"$(json_get "$T/j13" "(d['wakeups'][0]['latency']['count'], d['wakeups'][0]['blocked_known'], d['latency']['count'], d['totals']['wakeups'], sum(d['losses'].values()))")" \
+	"$(json_get "$T/j13" "(d['wakeups'][0]['latency']['count'] + d['losses']['interval_end_unseen'], d['wakeups'][0]['blocked_known'], d['latency']['count'] + d['losses']['interval_end_unseen'], d['totals']['wakeups'], sum(d['losses'].values()) - d['losses']['interval_end_unseen'])")" \
 	"($(wk_woken), $(wk_woken), $(wk_woken), $(wk_woken), 0)"
 nw_start 50
 wk_trace "$T/f13s" "$T/e13s" --dwarf --stack-copy-size 64 -t "$WK_TID" -f -d 30
@@ -246,3 +234,63 @@ check_eq "--dwarf, timer: none blamed on a task" "$(grep -vc '^\[' "$T/f13t")" 0
 check_rc "--stack-copy-size without --dwarf exits 2" 2 "$WK" --stack-copy-size 4096 -d 1
 check_grep "... naming it" 'stack-copy-size' "$T/rc.err"
 check_rc "--stack-copy-size out of range exits 2" 2 "$WK" --dwarf --stack-copy-size 100000 -d 1
+
+# 14. Stacks are never lost to one another: 10,000 distinct waker call
+#     paths (wake_paths: the four digits of a number, one wp_stepN frame
+#     each), each waking the target twice, under the default options.
+#     (A stack map of 16384 buckets lost a quarter of them to collisions.)
+wk_launch "$WL/wake_paths" 10000 2 0
+wk_trace "$T/j14" "$T/e14" -t "$WK_TID" -j -d 120
+check_eq "10000 paths: the workload woke its target 20000 times" "$(wk_woken)" 20000
+wp_paths() {	# FILE: the paths decoded from the wp_poke records' stacks, checked
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); n = int(sys.argv[2])
+codes = {}
+for w in d['wakeups']:
+    if 'wp_poke' not in w['user_stack']:
+        continue
+    steps = [int(f[-1]) for f in w['user_stack'] if f.startswith('wp_step')]
+    c = sum(x * 10 ** i for i, x in enumerate(steps))
+    codes[c] = codes.get(c, 0) + w['count']
+print(len(codes), sorted(codes) == list(range(n)), sorted(set(codes.values())))
+PY
+}
+check_eq "10000 paths: every path reported once, with its exact count of 2" \
+	"$(wp_paths "$T/j14" 10000)" "10000 True [2]"
+check_eq "10000 paths: no stack lost (stack_ring_full, kernel and user stacks)" \
+	"$(json_get "$T/j14" "(d['losses']['stack_ring_full'], d['losses']['user_stack_unreadable'], d['losses']['kernel_stack_unreadable'], sum(d['losses'].values()) - d['losses']['interval_end_unseen'])")" \
+	"(0, 0, 0, 0)"
+check_nogrep "10000 paths: no word of lost stacks on stderr" 'stacks? (were )?(lost|recorded whose)' "$T/e14"
+
+# 15. The aggregation maps are drained while tracing: 600 distinct waker
+#     stacks, one wakeup each, 3 ms apart (about 2 s), into maps of 64
+#     (--max-entries 64): every one reported exactly, with its latency.
+wk_launch "$WL/wake_paths" 600 1 3000
+wk_trace "$T/j15" "$T/e15" -v -t "$WK_TID" -j --max-entries 64 -d 120
+check_eq "--max-entries 64: the workload woke its target 600 times" "$(wk_woken)" 600
+check_eq "--max-entries 64: all 600 paths reported, once each" "$(wp_paths "$T/j15" 600)" "600 True [1]"
+check_eq "--max-entries 64: the latency of every wakeup, no loss" \
+	"$(json_get "$T/j15" "(sum(w['latency']['count'] for w in d['wakeups'] if 'wp_poke' in w['user_stack']) + d['losses']['interval_end_unseen'], d['latency']['count'] + d['losses']['interval_end_unseen'] == d['totals']['wakeups'], sum(d['losses'].values()) - d['losses']['interval_end_unseen'])")" \
+	"(600, True, 0)"
+check_nogrep "--max-entries 64: no map said full" 'map full' "$T/e15"
+check "--max-entries 64: drained more than once while tracing" \
+	awk '/aggregation maps drained/ { n = $(NF - 1) } END { exit !(n > 1) }' "$T/e15"
+
+# 16. Switch-ins the kernel does not report (bpf/schedinfo.bpf.h; on this
+#     machine: none for a switch away from a thread of the machine's init
+#     agent): a wakeup whose switch-in was not seen has no known latency.
+#     It is counted lost (interval_end_unseen), never recorded as 0 (the
+#     old code took the thread's next switch-out for "woken while still
+#     on its CPU").  SUITE_TEST_HIDE_SWITCH_IN=2: every 2nd switch-in that
+#     ends a wakeup's wait is ignored, as such a kernel does.
+wk_start futex 200
+run_released "$T/j16" "$T/e16" 'tracing wakeups' wk_go_all \
+	env SUITE_TEST_HIDE_SWITCH_IN=2 "$WK" -t "$WK_TID" -j -d 30
+wait_wl
+check_eq "hidden switch-ins: every wakeup counted" \
+	"$(json_get "$T/j16" "d['totals']['wakeups']")" "$(wk_woken)"
+check_eq "hidden switch-ins: latencies known plus latencies lost are the wakeups" \
+	"$(json_get "$T/j16" "d['latency']['count'] + d['losses']['interval_end_unseen'] == d['totals']['wakeups']")" True
+check "hidden switch-ins: about half the latencies are lost, counted" \
+	test "$(json_get "$T/j16" "d['losses']['interval_end_unseen']")" -ge 80

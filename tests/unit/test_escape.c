@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The escaping of names from traced processes (escape.h), and the
- * outputs built on it: tables, folded stacks, plain stack frames. */
+ * outputs built on it: folded stacks, plain stack frames (tables: in
+ * test_syswatch_table.c). */
 #include "unit.h"
+#include "msg.h"
 #include "escape.h"
 #include "stacks.h"
-#include "table.h"
 #include <stdlib.h>
 
 static const char *esc(const char *s)
@@ -64,32 +65,6 @@ static int round_trips(const char *raw)
 	return ok;
 }
 
-static char *capture(void (*fn)(FILE *, void *), void *arg)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	fn(f, arg);
-	fclose(f);
-	return buf;
-}
-
-static void print_table(FILE *f, void *arg)
-{
-	static const char *const h[] = { "COMM", "COUNT", "NOTE" };
-	struct table *t = table_new(3, h, "lrl");
-
-	table_cell(t, "%s", "a\nb\x1b[2J");
-	table_cell(t, "%d", 3);
-	table_cell(t, "x");
-	table_cell(t, "%s", "h\xc3\xa9llo");
-	table_cell(t, "%d", 12);
-	table_cell(t, "%s", "y\r");
-	table_print(t, f, "");
-	table_free(t);
-}
-
 static void print_folded(FILE *f, void *arg)
 {
 	struct folded *fo = folded_new();
@@ -108,34 +83,60 @@ static void print_frames(FILE *f, void *arg)
 	stack_print_frames(f, "  ", fr, 2);
 }
 
+/* a name as traced, and its escaped form (NULL: it stays as it is) */
+struct escape_case {
+	const char *raw, *want, *what;
+};
+
+static const struct escape_case kept[] = {
+	{ "plain_name-1.2 (x)", NULL, "printable ASCII stays" },
+	{ "h\xc3\xa9llo \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\xa6\x80", NULL,
+	  "valid UTF-8 (2, 3 and 4 bytes) stays" },
+	{ "<alloc::vec::Vec<T> as core::ops::Drop>::drop", NULL, "a Rust name stays" },
+	{ "std::vector<int, std::allocator<int> >::~vector()", NULL, "a C++ name stays" },
+	{ "", NULL, "empty" },
+};
+
+/* control characters (C0, DEL, C1 alone or in UTF-8) and the backslash */
+static const struct escape_case controls[] = {
+	{ "a\x1b[31mb\nc", "a\\x1b[31mb\\x0ac", "ESC and newline as \\xNN" },
+	{ "\t\r\x01\x7f", "\\x09\\x0d\\x01\\x7f", "C0 bytes and DEL" },
+	{ "a\\x1b", "a\\\\x1b", "a backslash doubled: no ambiguity" },
+	{ "\x9b" "2J", "\\x9b2J", "a lone 0x9b (8-bit CSI) escaped" },
+	{ "\xc2\x9b" "2J", "\\xc2\\x9b2J", "U+009B (C1 CSI in UTF-8) escaped" },
+	{ "\xc2\x85", "\\xc2\\x85", "U+0085 (NEL) escaped" },
+};
+
+/* bytes that are not valid UTF-8 */
+static const struct escape_case not_utf8[] = {
+	{ "\xc0\xaf", "\\xc0\\xaf", "overlong form escaped" },
+	{ "\xed\xa0\x80", "\\xed\\xa0\\x80", "surrogate escaped" },
+	{ "\xf5\x80\x80\x80", "\\xf5\\x80\\x80\\x80", "above U+10FFFF escaped" },
+	{ "ab\xe6\x97", "ab\\xe6\\x97", "a sequence cut short escaped" },
+	{ "\xff\xfe", "\\xff\\xfe", "bytes that are never UTF-8" },
+};
+
+/* valid UTF-8 that moves lines or text direction */
+static const struct escape_case layout_chars[] = {
+	{ "a\xe2\x80\xa8" "b", "a\\xe2\\x80\\xa8b", "U+2028 line separator escaped" },
+	{ "\xe2\x80\xae" "txt", "\\xe2\\x80\\xaetxt", "U+202E bidi override escaped" },
+	{ "\xe2\x81\xa6", "\\xe2\\x81\\xa6", "U+2066 bidi isolate escaped" },
+};
+
+static void check_escapes(const struct escape_case *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		CHECK_STR(esc(c[i].raw), c[i].want ? c[i].want : c[i].raw, "%s", c[i].what);
+}
+
 int main(void)
 {
 	char buf[64], raw[256];
-	char *s;
 
-	CHECK_STR(esc("plain_name-1.2 (x)"), "plain_name-1.2 (x)", "printable ASCII stays");
-	CHECK_STR(esc("a\x1b[31mb\nc"), "a\\x1b[31mb\\x0ac", "ESC and newline as \\xNN");
-	CHECK_STR(esc("\t\r\x01\x7f"), "\\x09\\x0d\\x01\\x7f", "C0 bytes and DEL");
-	CHECK_STR(esc("a\\x1b"), "a\\\\x1b", "a backslash doubled: no ambiguity");
-	CHECK_STR(esc("\x9b" "2J"), "\\x9b2J", "a lone 0x9b (8-bit CSI) escaped");
-	CHECK_STR(esc("\xc2\x9b" "2J"), "\\xc2\\x9b2J", "U+009B (C1 CSI in UTF-8) escaped");
-	CHECK_STR(esc("\xc2\x85"), "\\xc2\\x85", "U+0085 (NEL) escaped");
-	CHECK_STR(esc("h\xc3\xa9llo \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\xa6\x80"),
-		  "h\xc3\xa9llo \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\xa6\x80",
-		  "valid UTF-8 (2, 3 and 4 bytes) stays");
-	CHECK_STR(esc("<alloc::vec::Vec<T> as core::ops::Drop>::drop"),
-		  "<alloc::vec::Vec<T> as core::ops::Drop>::drop", "a Rust name stays");
-	CHECK_STR(esc("std::vector<int, std::allocator<int> >::~vector()"),
-		  "std::vector<int, std::allocator<int> >::~vector()", "a C++ name stays");
-	CHECK_STR(esc("\xc0\xaf"), "\\xc0\\xaf", "overlong form escaped");
-	CHECK_STR(esc("\xed\xa0\x80"), "\\xed\\xa0\\x80", "surrogate escaped");
-	CHECK_STR(esc("\xf5\x80\x80\x80"), "\\xf5\\x80\\x80\\x80", "above U+10FFFF escaped");
-	CHECK_STR(esc("ab\xe6\x97"), "ab\\xe6\\x97", "a sequence cut short escaped");
-	CHECK_STR(esc("\xff\xfe"), "\\xff\\xfe", "bytes that are never UTF-8");
-	CHECK_STR(esc("a\xe2\x80\xa8" "b"), "a\\xe2\\x80\\xa8b", "U+2028 line separator escaped");
-	CHECK_STR(esc("\xe2\x80\xae" "txt"), "\\xe2\\x80\\xaetxt", "U+202E bidi override escaped");
-	CHECK_STR(esc("\xe2\x81\xa6"), "\\xe2\\x81\\xa6", "U+2066 bidi isolate escaped");
-	CHECK_STR(esc(""), "", "empty");
+	check_escapes(kept, ARRAY_SIZE(kept));
+	check_escapes(controls, ARRAY_SIZE(controls));
+	check_escapes(not_utf8, ARRAY_SIZE(not_utf8));
+	check_escapes(layout_chars, ARRAY_SIZE(layout_chars));
 
 	/* every byte value, in every position, and random names: safe, read
 	 * back whole, and esc_needed() agrees */
@@ -176,20 +177,10 @@ int main(void)
 	CHECK_STR(ESC_COL("h\xc3\xa9", 4), "h\xc3\xa9  ", "ESC_COL pads by characters");
 	CHECK_STR(ESC_COL("a\n", 3), "a\\x0a", "ESC_COL: escaped form counted, longer kept whole");
 
-	s = capture(print_table, NULL);
-	CHECK_STR(s, "COMM           COUNT  NOTE\n"
-		     "a\\x0ab\\x1b[2J      3  x\n"
-		     "h\xc3\xa9llo             12  y\\x0d\n",
-		  "table: a name never splits a row, widths count the escaped form");
-	free(s);
-
-	s = capture(print_folded, NULL);
-	CHECK_STR(s, "c\\x1b\\x0a\xe6\x97\xa5;main;evil\\x1b[31m\\x0aname:x;do_nanosleep_[k] 7\n",
-		  "folded: one line, ';' as ':', control bytes escaped, UTF-8 kept");
-	free(s);
-
-	s = capture(print_frames, NULL);
-	CHECK_STR(s, "  evil\\x1b[31m\\x0aname\n  main\n", "plain frames: leaf first, escaped");
-	free(s);
+	CHECK_CAPTURE(print_folded, NULL,
+		      "c\\x1b\\x0a\xe6\x97\xa5;main;evil\\x1b[31m\\x0aname:x;do_nanosleep_[k] 7\n",
+		      "folded: one line, ';' as ':', control bytes escaped, UTF-8 kept");
+	CHECK_CAPTURE(print_frames, NULL, "  evil\\x1b[31m\\x0aname\n  main\n",
+		      "plain frames: leaf first, escaped");
 	return unit_exit();
 }

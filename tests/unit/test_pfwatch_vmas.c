@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* What pfwatch names mappings and the memory-locking state with
- * (tools/lib/vmas.c, tools/lib/memlock.c), on this very process. */
+ * (tools/pfwatch/vmas.c, tools/pfwatch/memlock.c), on this very process. */
 #include "unit.h"
 #include "vmas.h"
 #include "memlock.h"

@@ -19,12 +19,14 @@
 #include "internal.h"
 #include "unit.h"
 
+int bzs_test_target_fn(int x);
 __attribute__((noinline, used)) int bzs_test_target_fn(int x)
 {
 	__asm__ volatile("" ::: "memory");
 	return x * 3 + 1;
 }
 
+int bzs_test_child_fn(int x);
 __attribute__((noinline, used)) int bzs_test_child_fn(int x)
 {
 	__asm__ volatile("" ::: "memory");
@@ -322,6 +324,27 @@ static void test_kallsyms_fixture(blaze_symbolizer *s)
 	blaze_syms_free(r);
 }
 
+/* A preload reads the table for the look-ups to come: they name
+ * addresses from it, the file gone */
+static void test_kallsyms_preload(void)
+{
+	char *path = write_tmp("kallsyms-pre", kfix, sizeof(kfix) - 1);
+	blaze_symbolize_src_kernel src = { .type_size = sizeof(src), .kallsyms = path };
+	blaze_symbolizer *s = blaze_symbolizer_new();
+	uint64_t a = 0xffffffffc0a00010;
+	const blaze_syms *r;
+
+	CHECK(blaze_symbolize_kernel_preload(s, &src) == BLAZE_ERR_OK, "kallsyms preloaded");
+	unlink(path);
+	r = blaze_symbolize_kernel_abs_addrs(s, &src, &a, 1);
+	CHECK_STR(r && r->cnt == 1 ? r->syms[0].name : NULL, "ext4_fill_super",
+		  "a look-up after the preload names from its table");
+	blaze_syms_free(r);
+	CHECK(blaze_symbolize_kernel_preload(s, &src) == BLAZE_ERR_NOT_FOUND,
+	      "a preload of a file that is not there: NOT_FOUND");
+	blaze_symbolizer_free(s);
+}
+
 static void test_kallsyms_real(blaze_symbolizer *s)
 {
 	blaze_symbolize_src_kernel src = { .type_size = sizeof(src) };
@@ -501,18 +524,32 @@ static blaze_err cache_image(blaze_symbolizer *s, uint64_t image)
 	return blaze_symbolize_cache_process(s, &c);
 }
 
+/* Image exec of a process that started in the middle of clock tick ticks
+ * (/proc/PID/stat), as the kernel half makes it (bpf/announce.h) */
+static uint64_t image_at(uint64_t ticks, uint64_t exec)
+{
+	uint64_t q = 1000000000ull / (uint64_t)sysconf(_SC_CLK_TCK), ns = ticks * q + q / 2;
+
+	return (ns >> BLAZE_IMAGE_START_SHIFT << BLAZE_IMAGE_EXEC_BITS) | exec;
+}
+
 /* Images: each keeps the mappings it was captured with; a mapping made
  * after image 1 was replaced by image 2 is not image 1's */
 static void test_images(void)
 {
 	blaze_symbolizer *s = blaze_symbolizer_new();
-	uint64_t a[2] = { (uint64_t)(uintptr_t)&bzs_test_target_fn, 0 };
+	uint64_t a[2] = { (uint64_t)(uintptr_t)&bzs_test_target_fn, 0 }, t0 = 0;
 	const blaze_syms *r;
 	void *m;
 	int fd;
 
+	CHECK(bzs_proc_start_ticks(getpid(), &t0), "our start time from /proc/self/stat");
+	CHECK(bzs_image_started_at(image_at(t0, 3), t0) &&
+	      !bzs_image_started_at(image_at(t0 + 1, 3), t0) &&
+	      !bzs_image_started_at(image_at(t0 - 1, 3), t0),
+	      "an image's start time is matched to the tick");
 	CHECK(cache_image(s, 0) == BLAZE_ERR_OK, "capture before the image is known");
-	CHECK(cache_image(s, 1) == BLAZE_ERR_OK, "image 1 takes that capture over");
+	CHECK(cache_image(s, image_at(t0, 1)) == BLAZE_ERR_OK, "image 1 takes that capture over");
 	fd = open(self_exe, O_RDONLY | O_CLOEXEC);
 	m = fd >= 0 ? mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0) : MAP_FAILED;
 	CHECK(m != MAP_FAILED, "a new executable mapping");
@@ -523,8 +560,8 @@ static void test_images(void)
 		return;
 	}
 	a[1] = (uint64_t)(uintptr_t)m + 16;
-	CHECK(cache_image(s, 2) == BLAZE_ERR_OK, "image 2 captured after it");
-	r = sym_image(s, 1, a, 2);
+	CHECK(cache_image(s, image_at(t0, 2)) == BLAZE_ERR_OK, "image 2 captured after it");
+	r = sym_image(s, image_at(t0, 1), a, 2);
 	CHECK(r && r->cnt == 2, "image 1: one result per address");
 	if (r && r->cnt == 2) {
 		CHECK_STR(r->syms[0].name, "bzs_test_target_fn", "image 1 keeps its names");
@@ -533,7 +570,7 @@ static void test_images(void)
 		      blaze_symbolize_reason_str(r->syms[1].reason));
 	}
 	blaze_syms_free(r);
-	r = sym_image(s, 2, a, 2);
+	r = sym_image(s, image_at(t0, 2), a, 2);
 	CHECK(r && r->cnt == 2 && r->syms[1].module &&
 	      contains(r->syms[1].module, "test_symbolizer"),
 	      "image 2 has the new mapping (%s)", r && r->cnt == 2 ? r->syms[1].module : "-");
@@ -541,17 +578,63 @@ static void test_images(void)
 	r = sym_image(s, 0, a, 2);
 	CHECK(r && r->cnt == 2 && r->syms[1].module, "image 0: the latest");
 	blaze_syms_free(r);
-	CHECK(cache_image(s, 1) == BLAZE_ERR_NOT_FOUND,
+	CHECK(cache_image(s, image_at(t0, 1)) == BLAZE_ERR_NOT_FOUND,
 	      "an older image cannot be captured again (/proc shows the later one)");
-	r = sym_image(s, 1, a, 1);
+	r = sym_image(s, image_at(t0, 1), a, 1);
 	CHECK(r && r->cnt == 1 && r->syms[0].name, "and it keeps what it had");
 	blaze_syms_free(r);
-	cache_image(s, 7);
-	r = sym_image(s, 5, a, 1);
+	cache_image(s, image_at(t0, 7));
+	r = sym_image(s, image_at(t0, 5), a, 1);
 	CHECK(r && r->cnt == 1 && !r->syms[0].name,
 	      "an image never captured and older than a known one: not named from the later one");
 	blaze_syms_free(r);
 	munmap(m, 4096);
+	blaze_symbolizer_free(s);
+}
+
+/* Is our function bzs_test_target_fn named in image of our pid?  The
+ * reason of the look-up in *why (-1: no result) */
+static bool named_in(blaze_symbolizer *s, uint64_t image, int *why)
+{
+	uint64_t a = (uint64_t)(uintptr_t)&bzs_test_target_fn;
+	const blaze_syms *r = sym_image(s, image, &a, 1);
+	bool named = r && r->cnt == 1 && r->syms[0].name &&
+		     !strcmp(r->syms[0].name, "bzs_test_target_fn");
+
+	*why = r && r->cnt == 1 ? (int)r->syms[0].reason : -1;
+	blaze_syms_free(r);
+	return named;
+}
+
+/* PID reuse: an image of another process with our pid (one that started
+ * before us, or after) is never named with our mappings: not by reading
+ * /proc/self, not from a capture made before the image was known */
+static void test_pid_reuse(void)
+{
+	uint64_t t0 = 0, before, after;
+	blaze_symbolizer *s;
+	int why;
+
+	if (!bzs_proc_start_ticks(getpid(), &t0))
+		return;
+	before = image_at(t0 - 100, 1);
+	after = image_at(t0 + 100, 1);
+	s = blaze_symbolizer_new();
+	CHECK(!named_in(s, before, &why) && why == BLAZE_SYMBOLIZE_REASON_IGNORED_ERROR,
+	      "an image of an earlier process with our pid: /proc/self is not read for it (%s)",
+	      why >= 0 ? blaze_symbolize_reason_str(why) : "-");
+	CHECK(cache_image(s, before) == BLAZE_ERR_NOT_FOUND,
+	      "nor captured for it (another process has the pid)");
+	CHECK(!named_in(s, before, &why), "and it stays unnamed");
+	blaze_symbolizer_free(s);
+
+	s = blaze_symbolizer_new();
+	CHECK(cache_image(s, 0) == BLAZE_ERR_OK, "capture before any image is known");
+	CHECK(!named_in(s, after, &why), "a later process with the pid is not named from that capture");
+	CHECK(named_in(s, image_at(t0, 4), &why), "our own image is named from that capture");
+	CHECK(cache_image(s, after) == BLAZE_ERR_NOT_FOUND,
+	      "a capture for the later process finds ours: refused");
+	CHECK(!named_in(s, after, &why), "and that process stays unnamed");
 	blaze_symbolizer_free(s);
 }
 
@@ -563,11 +646,8 @@ int main(int argc, char **argv)
 		return child_main(atoi(argv[2]));
 	if (strchr(argv[0], '/'))
 		self_exe = argv[0]; /* not /proc/self/exe: that is valgrind under valgrind */
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bzs-test-XXXXXX");
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
+	if (unit_tmpdir(tmpdir, sizeof(tmpdir), "bzs-test"))
 		return 1;
-	}
 	s = blaze_symbolizer_new();
 	CHECK(s != NULL, "blaze_symbolizer_new");
 	test_self(s);
@@ -575,19 +655,15 @@ int main(int argc, char **argv)
 	test_elf_mapped(s);
 	check_vdso(s, getpid(), "own process (AT_SYSINFO_EHDR)");
 	test_kallsyms_fixture(s);
+	test_kallsyms_preload();
 	test_kallsyms_real(s);
 	test_bad_pid(s);
 	test_cached_child(s);
 	test_images();
+	test_pid_reuse();
 	test_code_info();
 	test_demangle();
 	blaze_symbolizer_free(s);
-	{
-		char cmd[128];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-		if (system(cmd))
-			fprintf(stderr, "cleanup of %s failed\n", tmpdir);
-	}
+	unit_tmpdir_remove(tmpdir);
 	return unit_exit();
 }

@@ -20,6 +20,7 @@
 #include "unit.h"
 #include "../symbolizer/testelf.h"
 
+int bzs_input_fn(int x);
 __attribute__((noinline, used)) int bzs_input_fn(int x)
 {
 	__asm__ volatile("" ::: "memory");

@@ -270,11 +270,8 @@ int main(void)
 
 	signal(SIGALRM, on_alarm);
 	alarm(20);
-	snprintf(dir, sizeof(dir), "/tmp/bzs-safefile-XXXXXX");
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
+	if (unit_tmpdir(dir, sizeof(dir), "bzs-safefile"))
 		return 1;
-	}
 	s = blaze_symbolizer_new();
 	blaze_symbolizer_set_notify(s, on_note, NULL);
 	blaze_symbolizer_set_interrupt(s, on_interrupt, NULL);
@@ -282,12 +279,6 @@ int main(void)
 	test_read_bounded();
 	test_perfmap_stream(s);
 	blaze_symbolizer_free(s);
-	{
-		char cmd[128];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-		if (system(cmd))
-			fprintf(stderr, "cleanup of %s failed\n", dir);
-	}
+	unit_tmpdir_remove(dir);
 	return unit_exit();
 }

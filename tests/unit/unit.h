@@ -6,6 +6,7 @@
 #define UNIT_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <inttypes.h>
 
@@ -43,6 +44,48 @@ static int unit_failed, unit_passed;
 			printf("#   got %" PRIu64 ", want %" PRIu64 "\n", g_,  \
 			       w_);                                            \
 	} while (0)
+
+/* What fn(f, arg) writes to the stream f, as a malloc'ed string */
+static inline char *unit_capture(void (*fn)(FILE *f, void *arg), void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fn(f, arg);
+	fclose(f);
+	return buf;
+}
+
+/* CHECK_STR on what fn(f, arg) writes */
+#define CHECK_CAPTURE(fn, arg, want, ...)                                      \
+	do {                                                                   \
+		char *out_ = unit_capture(fn, arg);                            \
+		CHECK_STR(out_, want, __VA_ARGS__);                            \
+		free(out_);                                                    \
+	} while (0)
+
+/* A fresh directory "/tmp/PREFIX-XXXXXX" for a test's files, in dir;
+ * 0, or -1 when it cannot be made (said on stderr) */
+static inline int unit_tmpdir(char *dir, size_t size, const char *prefix)
+{
+	snprintf(dir, size, "/tmp/%s-XXXXXX", prefix);
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return -1;
+	}
+	return 0;
+}
+
+/* Removes the directory of unit_tmpdir() and all in it */
+static inline void unit_tmpdir_remove(const char *dir)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		fprintf(stderr, "cleanup of %s failed\n", dir);
+}
 
 static inline int unit_exit(void)
 {

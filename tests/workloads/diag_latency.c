@@ -61,18 +61,6 @@ static long now_ns(void)
 	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
-static void pin(int c)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(c, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("sched_setaffinity");
-		exit(1);
-	}
-}
-
 NOINLINE void book_lock_wait(void)
 {
 	WL_KEEP_FRAME();
@@ -112,7 +100,7 @@ static void *hot(void *arg)
 {
 	long due, i = 0;
 
-	pin(hot_cpu);
+	wl_pin(hot_cpu);
 	wl_name("diag_hot");
 	atomic_store(&hot_tid, (int)syscall(SYS_gettid));
 	wl_wait_go();
@@ -147,7 +135,7 @@ NOINLINE void stats_collect(void)
 
 static void *stats(void *arg)
 {
-	pin(stats_cpu);
+	wl_pin(stats_cpu);
 	wl_name("diag_stats");
 	atomic_store(&stats_tid, (int)syscall(SYS_gettid));
 	wl_wait_go();
@@ -176,7 +164,7 @@ NOINLINE void flush_journal(void)
 
 static void *flusher(void *arg)
 {
-	pin(other_cpu);
+	wl_pin(other_cpu);
 	wl_name("diag_flusher");
 	atomic_store(&flusher_tid, (int)syscall(SYS_gettid));
 	wl_wait_go();
@@ -259,7 +247,7 @@ int main(int argc, char **argv)
 	if (!lat_ns)
 		return 1;
 	wl_name("diag_main");
-	pin(other_cpu);
+	wl_pin(other_cpu);
 	pthread_create(&th, NULL, hot, NULL);
 	if (stats_cpu >= 0)
 		pthread_create(&ts, NULL, stats, NULL);

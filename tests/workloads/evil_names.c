@@ -41,7 +41,6 @@
 #include <sys/stat.h>
 #include "wl.h"
 
-#define PAGE 4096L
 /* placeholder -> hostile: 'E' (offset 4) -> ESC, '_' -> '[', 'N' -> '\n' */
 #define MARK "evilE_31mN"
 #define COMM(w) "ev\x1b[31m\n" w
@@ -56,30 +55,23 @@ struct pair {
 } __attribute__((aligned(64)));
 struct pair evilE_31mNdata;
 
-NOINLINE void evil_keep(long v)
-{
-	__asm__ volatile("" : : "r"(v) : "memory");
-}
-
 NOINLINE void evilE_31mNblock(long n, long ms)
 {
 	for (long i = 0; i < n; i++)
 		WL_SLEEP_MS(ms);
-	evil_keep(n);
+	wl_keep(n);
 }
 
 NOINLINE void evilE_31mNsignal(int tid)
 {
 	long r = wl_syscall4(SYS_tgkill, getpid(), tid, SIGUSR1, 0);
 
-	evil_keep(r);
+	wl_keep(r);
 }
 
 NOINLINE void evilE_31mNtouch(volatile char *p, long pages)
 {
-	for (long i = 0; i < pages; i++)
-		p[i * PAGE] = 1;
-	evil_keep(pages);
+	wl_touch_pages(p, pages);
 }
 
 NOINLINE void evilE_31mNwrite(int which)
@@ -88,7 +80,7 @@ NOINLINE void evilE_31mNwrite(int which)
 		evilE_31mNdata.b++;
 	else
 		evilE_31mNdata.a++;
-	evil_keep(which);
+	wl_keep(which);
 }
 
 /* ---- the patched copy ---- */
@@ -144,15 +136,6 @@ static void reexec(char **argv)
 
 /* ---- the threads ---- */
 
-static void pin(int c)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(c, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 /* until the go, without a system call (the worker's are counted) */
 static void spin_until_go(void)
 {
@@ -160,10 +143,16 @@ static void spin_until_go(void)
 		__asm__ volatile("" ::: "memory");
 }
 
+/* A thread's start: named comm, its tid in work_tid */
+static void thread_start(const char *comm)
+{
+	wl_name(comm);
+	atomic_store(&work_tid, (int)syscall(SYS_gettid));
+}
+
 static void *sleeper(void *arg)
 {
-	wl_name(COMM("work"));
-	atomic_store(&work_tid, (int)syscall(SYS_gettid));
+	thread_start(COMM("work"));
 	spin_until_go();
 	evilE_31mNblock(n_rounds, arg_ms);
 	return NULL;
@@ -171,8 +160,7 @@ static void *sleeper(void *arg)
 
 static void *toucher(void *arg)
 {
-	wl_name(COMM("work"));
-	atomic_store(&work_tid, (int)syscall(SYS_gettid));
+	thread_start(COMM("work"));
 	spin_until_go();
 	evilE_31mNtouch(arg, n_rounds);
 	return NULL;
@@ -180,9 +168,8 @@ static void *toucher(void *arg)
 
 static void *spinner(void *arg)
 {
-	pin(cpu);
-	wl_name(COMM("work"));
-	atomic_store(&work_tid, (int)syscall(SYS_gettid));
+	wl_set_cpu(cpu);
+	thread_start(COMM("work"));
 	while (!atomic_load(&word))
 		wl_syscall4(SYS_futex, (long)&word, FUTEX_WAIT_PRIVATE, 0, 0);
 	evilE_31mNblock(n_rounds, arg_ms);
@@ -199,8 +186,7 @@ static void on_usr1(int sig)
 
 static void *target(void *arg)
 {
-	wl_name(COMM("target"));
-	atomic_store(&work_tid, (int)syscall(SYS_gettid));
+	thread_start(COMM("target"));
 	spin_until_go();
 	for (long i = 0; i < n_rounds; i++)
 		while (atomic_load(&handled) <= i)
@@ -227,10 +213,7 @@ static void *sender(void *arg)
 
 static void write_replay(const char *path, long n)
 {
-	uint64_t st = wl_data_src(PERF_MEM_OP_STORE, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L1,
-				  PERF_MEM_LVLNUM_L1, PERF_MEM_SNOOP_NA, 0);
-	uint64_t hitm = wl_data_src(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L3,
-				    PERF_MEM_LVLNUM_L3, PERF_MEM_SNOOP_HITM, 0);
+	uint64_t st = WL_DS_STORE, hitm = WL_DS_HITM_LOCAL;
 	uint64_t ip = (uint64_t)(uintptr_t)evilE_31mNwrite + 4;
 	uint64_t a = (uint64_t)(uintptr_t)&evilE_31mNdata;
 	FILE *f = fopen(path, "w");
@@ -272,15 +255,7 @@ int main(int argc, char **argv)
 		arg_ms = wl_arg(argc, argv, 3, 50);
 		pthread_create(&t, NULL, sleeper, NULL);
 	} else if (!strcmp(mode, "touch")) {
-		char *p = mmap(NULL, n_rounds * PAGE, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		if (p == MAP_FAILED) {
-			perror("mmap");
-			return 1;
-		}
-		madvise(p, n_rounds * PAGE, MADV_NOHUGEPAGE);
-		pthread_create(&t, NULL, toucher, p);
+		pthread_create(&t, NULL, toucher, wl_fresh_pages(n_rounds));
 	} else if (!strcmp(mode, "signal")) {
 		/* no SA_RESTART: the target's futex wait returns */
 		struct sigaction sa = { .sa_handler = on_usr1 };
@@ -295,7 +270,7 @@ int main(int argc, char **argv)
 		n_rounds = wl_arg(argc, argv, 3, 10);
 		arg_ms = wl_arg(argc, argv, 4, 10);
 		if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
-			pin(cpu == 0 ? 1 : 0);
+			wl_set_cpu(cpu == 0 ? 1 : 0);
 		pthread_create(&t, NULL, spinner, NULL);
 	} else if (!strcmp(mode, "hitm")) {
 		if (argc < 4)

@@ -29,10 +29,6 @@
 static uint64_t false_pair, true_counter, heap_line, fn_a, fn_b, fn_t;
 static unsigned long pid, lineno;
 
-#define DS_STORE wl_data_src(PERF_MEM_OP_STORE, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L1, \
-			     PERF_MEM_LVLNUM_L1, PERF_MEM_SNOOP_NA, 0)
-#define DS_HITM_LOCAL wl_data_src(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L3, \
-			          PERF_MEM_LVLNUM_L3, PERF_MEM_SNOOP_HITM, 0)
 #define DS_HITM_REMOTE wl_data_src(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_REM_CCE1, \
 				   PERF_MEM_LVLNUM_ANY_CACHE, PERF_MEM_SNOOP_HITM, 1)
 #define DS_L1_HIT wl_data_src(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L1, \
@@ -102,24 +98,24 @@ int main(int argc, char **argv)
 
 		if (len == 5 && !strncmp(argv[i], "false", 5)) {
 			for (long k = 0; k < n; k++) {
-				emit(0, fn_a + 4, false_pair, DS_STORE, 0);
-				emit(0, fn_a + 4, false_pair, DS_HITM_LOCAL, 120);
-				emit(1, fn_b + 4, false_pair + 8, DS_STORE, 0);
-				emit(1, fn_b + 4, false_pair + 8, DS_HITM_LOCAL, 120);
+				emit(0, fn_a + 4, false_pair, WL_DS_STORE, 0);
+				emit(0, fn_a + 4, false_pair, WL_DS_HITM_LOCAL, 120);
+				emit(1, fn_b + 4, false_pair + 8, WL_DS_STORE, 0);
+				emit(1, fn_b + 4, false_pair + 8, WL_DS_HITM_LOCAL, 120);
 			}
 		} else if (len == 4 && !strncmp(argv[i], "heap", 4)) {
 			for (long k = 0; k < n; k++) {
-				emit(0, fn_a + 4, heap_line + 16, DS_STORE, 0);
-				emit(0, fn_a + 4, heap_line + 16, DS_HITM_LOCAL, 120);
-				emit(1, fn_b + 4, heap_line + 24, DS_STORE, 0);
-				emit(1, fn_b + 4, heap_line + 24, DS_HITM_LOCAL, 120);
+				emit(0, fn_a + 4, heap_line + 16, WL_DS_STORE, 0);
+				emit(0, fn_a + 4, heap_line + 16, WL_DS_HITM_LOCAL, 120);
+				emit(1, fn_b + 4, heap_line + 24, WL_DS_STORE, 0);
+				emit(1, fn_b + 4, heap_line + 24, WL_DS_HITM_LOCAL, 120);
 			}
 		} else if (len == 4 && !strncmp(argv[i], "true", 4)) {
 			for (long k = 0; k < n; k++) {
 				for (unsigned c = 0; c < 4; c++) {
-					emit(c, fn_t + 8, true_counter, DS_STORE, 0);
+					emit(c, fn_t + 8, true_counter, WL_DS_STORE, 0);
 					emit(c, fn_t + 8, true_counter,
-					     c < 2 ? DS_HITM_LOCAL : DS_HITM_REMOTE, 300);
+					     c < 2 ? WL_DS_HITM_LOCAL : DS_HITM_REMOTE, 300);
 				}
 			}
 		} else if (len == 7 && !strncmp(argv[i], "nonhitm", 7)) {
@@ -131,7 +127,7 @@ int main(int argc, char **argv)
 		} else if (len == 8 && !strncmp(argv[i], "distinct", 8)) {
 			for (long k = 0; k < n; k++)
 				emit(0, fn_a + 4, false_pair + (1 << 20) + (uint64_t)k * 64,
-				     DS_HITM_LOCAL, 120);
+				     WL_DS_HITM_LOCAL, 120);
 		} else if (len == 9 && !strncmp(argv[i], "malformed", 9)) {
 			static const char *const bad[] = {
 				"garbage here",

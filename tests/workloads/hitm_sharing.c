@@ -29,19 +29,16 @@ static long iters;
 static volatile long *heap_line;	/* a malloc'ed line, named only by [heap] */
 static int ncpus;
 
-static void pin(int cpu)
+/* A writer thread's start: on CPU cpu (modulo the CPUs online), named */
+static void writer_start(int cpu, const char *name)
 {
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu % ncpus, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	wl_set_cpu(cpu % ncpus);
+	wl_name(name);
 }
 
 NOINLINE void *hitm_false_writer_a(void *arg)
 {
-	pin(0);
-	wl_name("hitm_fs_a");
+	writer_start(0, "hitm_fs_a");
 	for (long i = 0; i < iters; i++)
 		false_pair.a++;
 	return NULL;
@@ -49,8 +46,7 @@ NOINLINE void *hitm_false_writer_a(void *arg)
 
 NOINLINE void *hitm_false_writer_b(void *arg)
 {
-	pin(1);
-	wl_name("hitm_fs_b");
+	writer_start(1, "hitm_fs_b");
 	for (long i = 0; i < iters; i++)
 		false_pair.b++;
 	return NULL;
@@ -58,8 +54,7 @@ NOINLINE void *hitm_false_writer_b(void *arg)
 
 NOINLINE void *hitm_true_writer(void *arg)
 {
-	pin((int)(intptr_t)arg);
-	wl_name("hitm_ts");
+	writer_start((int)(intptr_t)arg, "hitm_ts");
 	for (long i = 0; i < iters; i++)
 		__atomic_fetch_add(&true_counter, 1, __ATOMIC_RELAXED);
 	return NULL;

@@ -20,11 +20,6 @@
 #define PAGE 4096L
 #define FILE_ADDR ((void *)0x500000000000UL)
 
-NOINLINE void exec_keep(long v)
-{
-	__asm__ volatile("" : : "r"(v));
-}
-
 static volatile char *file_pages(const char *dir, const char *name, long n)
 {
 	char path[4096];
@@ -52,9 +47,7 @@ NOINLINE void before_exec_sleep(void)
 #define TOUCH_FN(name)							\
 	NOINLINE void name(volatile char *p, long n)			\
 	{								\
-		for (long i = 0; i < n; i++)				\
-			p[i * PAGE] = 1;				\
-		exec_keep(n);						\
+		wl_touch_pages(p, n);					\
 	}
 /* the write is made from the waking function itself (wl.h) */
 #define WAKE_FN(name)							\
@@ -65,7 +58,7 @@ NOINLINE void before_exec_sleep(void)
 			if (wl_syscall4(SYS_write, fd, (long)"w", 1, 0) != 1) \
 				exit(1);				\
 		}							\
-		exec_keep(n);						\
+		wl_keep(n);						\
 	}
 
 TOUCH_FN(before_exec_touch)

@@ -23,41 +23,18 @@
 #include <sys/wait.h>
 #include "wl.h"
 
-#define PAGE 4096L
-
 static long n_rounds, round_ms;
 static volatile long old_tid;
 static int go_pipe[2];
 
-/* a call keeps the touching functions non-leaf (a frame of their own) */
-NOINLINE void reuse_keep(long v)
-{
-	__asm__ volatile("" : : "r"(v));
-}
-
-static volatile char *fresh_pages(long n)
-{
-	char *p = mmap(NULL, n * PAGE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		exit(1);
-	madvise(p, n * PAGE, MADV_NOHUGEPAGE);
-	return p;
-}
-
 NOINLINE void reuse_old_touch(volatile char *p, long n)
 {
-	for (long i = 0; i < n; i++)
-		p[i * PAGE] = 1;
-	reuse_keep(n);
+	wl_touch_pages(p, n);
 }
 
 NOINLINE void reuse_new_touch(volatile char *p, long n)
 {
-	for (long i = 0; i < n; i++)
-		p[i * PAGE] = 1;
-	reuse_keep(n);
+	wl_touch_pages(p, n);
 }
 
 NOINLINE void reuse_old_block(long ms)
@@ -89,7 +66,7 @@ NOINLINE void reuse_main_hold(long ms)
 
 static void *old_thread(void *arg)
 {
-	volatile char *pages = fresh_pages(n_rounds);
+	volatile char *pages = wl_fresh_pages(n_rounds);
 	char c;
 
 	wl_name("reuse_old");
@@ -126,7 +103,7 @@ static int run_old(long hold)
 
 static void new_process(void)
 {
-	volatile char *pages = fresh_pages(n_rounds);
+	volatile char *pages = wl_fresh_pages(n_rounds);
 
 	wl_name("reuse_new");
 	wl_wait_go();

@@ -42,13 +42,7 @@ int main(int argc, char **argv)
 	char *p, *warm;
 
 	wl_name("nofp_faulter");
-	p = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
-		perror("mmap");
-		return 1;
-	}
-	madvise(p, pages * PAGE, MADV_NOHUGEPAGE);
+	p = wl_fresh_pages(pages);
 	/* the same memset once before the start, so that the libc code it
 	 * runs is mapped already: the faults counted are the pages' only */
 	warm = malloc(pages * PAGE);

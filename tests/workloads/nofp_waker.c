@@ -81,14 +81,8 @@ int main(int argc, char **argv)
 
 	n_rounds = wl_arg(argc, argv, 1, 100);
 	wl_name("nw_waker");
-	pthread_create(&t, NULL, target, NULL);
-	while (!atomic_load(&target_tid))
-		sched_yield();
-	printf("%d\n%d\n", getpid(), atomic_load(&target_tid));
-	fflush(stdout);
-	if (argc > 2)
-		while (access(argv[2], F_OK))
-			wl_delay_ms(5);
+	wl_start_target(&t, target, &target_tid);
+	wl_wait_file(argc > 2 ? argv[2] : NULL);
 	atomic_store(&go, 1);
 	woken = nofp_waker_outer(n_rounds);
 	pthread_join(t, NULL);

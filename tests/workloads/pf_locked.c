@@ -12,18 +12,9 @@
 
 #define PAGE 4096L
 
-/* A call makes the touching functions non-leaf, so that they set up a
- * frame pointer and the unwinder sees their caller */
-NOINLINE void pf_keep(long v)
-{
-	__asm__ volatile("" : : "r"(v));
-}
-
 NOINLINE void pf_prefault(volatile char *p, long pages)
 {
-	for (long i = 0; i < pages; i++)
-		p[i * PAGE] = 1;
-	pf_keep(pages);
+	wl_touch_pages(p, pages);
 }
 
 /* Touch the stack below us, so that the steady loop never grows it */
@@ -46,7 +37,7 @@ NOINLINE long pf_steady_loop(volatile char *p, long pages, long run_ms)
 		}
 		WL_SLEEP_MS(10);
 	}
-	pf_keep(sum);
+	wl_keep(sum);
 	return sum;
 }
 
@@ -63,13 +54,7 @@ int main(int argc, char **argv)
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	buf = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED) {
-		perror("mmap");
-		return 1;
-	}
-	madvise(buf, pages * PAGE, MADV_NOHUGEPAGE);
+	buf = wl_fresh_pages(pages);
 	wl_ready();
 	sigtimedwait(&set, NULL, &ts);
 

@@ -26,21 +26,12 @@
 
 #define PAGE 4096L
 
-/* A call makes the touching functions non-leaf, so that they set up a
- * frame pointer and the unwinder sees their caller */
-NOINLINE void pf_keep(long v)
-{
-	__asm__ volatile("" : : "r"(v));
-}
-
 static char file_path[256];
 static int read_fd = -1;
 
 NOINLINE void pf_warmup_touch(volatile char *p, long pages)
 {
-	for (long i = 0; i < pages; i++)
-		p[i * PAGE] = 1;
-	pf_keep(pages);
+	wl_touch_pages(p, pages);
 }
 
 NOINLINE long pf_touch_fresh_pages(volatile char *p, long pages, int write)
@@ -50,7 +41,7 @@ NOINLINE long pf_touch_fresh_pages(volatile char *p, long pages, int write)
 	if (read_fd >= 0) {
 		/* in this frame, so that the user stack shows this function */
 		sum = wl_syscall4(SYS_pread64, read_fd, (long)p, pages * PAGE, 0);
-		pf_keep(sum);
+		wl_keep(sum);
 		return sum;
 	}
 	for (long i = 0; i < pages; i++) {
@@ -59,7 +50,7 @@ NOINLINE long pf_touch_fresh_pages(volatile char *p, long pages, int write)
 		else
 			sum += p[i * PAGE];
 	}
-	pf_keep(sum);
+	wl_keep(sum);
 	return sum;
 }
 
@@ -115,19 +106,6 @@ static char *file_region(long pages, int drop, int keep_fd)
 	return p;
 }
 
-static char *anon_region(long pages)
-{
-	char *p = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED) {
-		perror("mmap");
-		exit(1);
-	}
-	madvise(p, pages * PAGE, MADV_NOHUGEPAGE);
-	return p;
-}
-
 static char *heap_region(long pages)
 {
 	char *cur = sbrk(0), *p;
@@ -166,11 +144,11 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "major"))
 		region = file_region(pages, 1, 0);
 	else
-		region = anon_region(pages);
+		region = wl_fresh_pages(pages);
 	if (!strcmp(mode, "read"))
 		file_region(pages, 0, 1);
 	if (warm)
-		warm_region = anon_region(warm);
+		warm_region = wl_fresh_pages(warm);
 	wl_ready();
 	sigtimedwait(&set, NULL, &ts);
 

@@ -12,20 +12,11 @@
 static int cpu, ab[2], ba[2];
 static long rounds;
 
-static void pin(int c)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(c, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 static void *pong(void *arg)
 {
 	char b;
 
-	pin(cpu);
+	wl_set_cpu(cpu);
 	wl_name("ss_pong");
 	for (long i = 0; i < rounds; i++) {
 		if (read(ab[0], &b, 1) != 1 || write(ba[1], &b, 1) != 1)
@@ -51,7 +42,7 @@ int main(int argc, char **argv)
 	wl_ready();
 	sigwait(&set, &sig);
 	pthread_create(&t, NULL, pong, NULL);
-	pin(cpu);
+	wl_set_cpu(cpu);
 	wl_name("ss_ping");
 	for (long i = 0; i < rounds; i++) {
 		if (write(ab[1], &b, 1) != 1 || read(ba[0], &b, 1) != 1)

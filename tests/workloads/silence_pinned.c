@@ -19,18 +19,6 @@ static atomic_int stop;
 static atomic_int spinner_tid, intruder_tid;
 static sem_t done;
 
-static void pin(int c)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(c, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("sched_setaffinity");
-		exit(1);
-	}
-}
-
 NOINLINE void silence_spin(void)
 {
 	while (!atomic_load_explicit(&stop, memory_order_relaxed))
@@ -39,7 +27,7 @@ NOINLINE void silence_spin(void)
 
 static void *spinner(void *arg)
 {
-	pin(cpu);
+	wl_pin(cpu);
 	wl_name("ss_spinner");
 	atomic_store(&spinner_tid, (int)syscall(SYS_gettid));
 	silence_spin();
@@ -57,7 +45,7 @@ static void *intruder(void *arg)
 	sigset_t *set = arg;
 	int sig;
 
-	pin(cpu);
+	wl_pin(cpu);
 	wl_name("ss_intruder");
 	atomic_store(&intruder_tid, (int)syscall(SYS_gettid));
 	sigwait(set, &sig);
@@ -82,7 +70,7 @@ int main(int argc, char **argv)
 	period_ms = wl_arg(argc, argv, 3, 10);
 	wl_name("ss_main");
 	if (ncpu > 1)
-		pin(cpu == 0 ? 1 : 0);
+		wl_pin(cpu == 0 ? 1 : 0);
 	/* SIGUSR1 blocked everywhere: only the intruder's sigwait takes it */
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);

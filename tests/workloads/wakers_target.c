@@ -189,14 +189,8 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "net"))
 		udp_pair();
 	wl_name("wk_main");
-	pthread_create(&t, NULL, target, NULL);
-	while (!atomic_load(&target_tid))
-		sched_yield();
-	printf("%d\n%d\n", getpid(), atomic_load(&target_tid));
-	fflush(stdout);
-	if (argc > 3)
-		while (access(argv[3], F_OK))
-			wl_delay_ms(5);
+	wl_start_target(&t, target, &target_tid);
+	wl_wait_file(argc > 3 ? argv[3] : NULL);
 	atomic_store(&go, 1);
 	if (strcmp(mode, "timer"))
 		pthread_create(&w, NULL, waker, NULL);

@@ -7,18 +7,22 @@
 #ifndef WL_H
 #define WL_H
 
+#include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
 
 #define NOINLINE __attribute__((noinline, noclone))
+#define WL_PAGE 4096L
 
 #if defined(__x86_64__)
 static inline __attribute__((always_inline)) long
@@ -60,6 +64,71 @@ wl_syscall4(long n, long a, long b, long c, long d)
 			;                                                      \
 	} while (0)
 
+/* A call that does nothing: one at the end of a touching function keeps it
+ * non-leaf, so that it sets up a frame pointer and the unwinder sees its
+ * caller; v is kept alive until then */
+static NOINLINE __attribute__((unused)) void wl_keep(long v)
+{
+	__asm__ volatile("" : : "r"(v) : "memory");
+}
+
+/* Writes the first byte of each of n pages at p, in the caller's own frame
+ * (inlined): one page fault each on fresh pages */
+static inline __attribute__((always_inline)) void
+wl_touch_pages(volatile char *p, long n)
+{
+	for (long i = 0; i < n; i++)
+		p[i * WL_PAGE] = 1;
+	wl_keep(n);
+}
+
+/* n fresh anonymous pages, transparent huge pages off (one fault a page);
+ * exits 1 if they cannot be mapped */
+static inline char *wl_fresh_pages(long n)
+{
+	char *p = mmap(NULL, n * WL_PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	madvise(p, n * WL_PAGE, MADV_NOHUGEPAGE);
+	return p;
+}
+
+/* Distinct call paths by the number: WL_CALL_PATHS(step, descend, leaf)
+ * defines ten functions step0..step9 with the same body at different
+ * addresses (each a distinct frame; the empty asm after the call keeps it
+ * from being a tail call, so that every frame stays on the stack) and
+ * descend(level, code), which goes down level of them, one a decimal
+ * digit of code (lowest first), and then calls leaf(): 10^level paths */
+#define WL_CALL_STEP(step, n, descend)                                         \
+	NOINLINE void step##n(int level, unsigned code)                        \
+	{                                                                      \
+		descend(level, code);                                          \
+		__asm__ volatile("" ::: "memory");                             \
+	}
+#define WL_CALL_PATHS(step, descend, leaf)                                     \
+	NOINLINE void descend(int level, unsigned code);                       \
+	WL_CALL_STEP(step, 0, descend) WL_CALL_STEP(step, 1, descend)          \
+	WL_CALL_STEP(step, 2, descend) WL_CALL_STEP(step, 3, descend)          \
+	WL_CALL_STEP(step, 4, descend) WL_CALL_STEP(step, 5, descend)          \
+	WL_CALL_STEP(step, 6, descend) WL_CALL_STEP(step, 7, descend)          \
+	WL_CALL_STEP(step, 8, descend) WL_CALL_STEP(step, 9, descend)          \
+	static void (*const descend##_steps[10])(int, unsigned) = {            \
+		step##0, step##1, step##2, step##3, step##4,                   \
+		step##5, step##6, step##7, step##8, step##9,                   \
+	};                                                                     \
+	NOINLINE void descend(int level, unsigned code)                        \
+	{                                                                      \
+		if (level == 0)                                                \
+			leaf();                                                \
+		else                                                           \
+			descend##_steps[code % 10](level - 1, code / 10);      \
+		__asm__ volatile("" ::: "memory");                             \
+	}
+
 static inline long wl_arg(int argc, char **argv, int i, long def)
 {
 	return argc > i ? strtol(argv[i], NULL, 0) : def;
@@ -79,13 +148,36 @@ static inline void wl_delay_ms(long ms)
 		;
 }
 
+/* Waits until the file path exists, if path is not NULL */
+static inline void wl_wait_file(const char *path)
+{
+	while (path && access(path, F_OK))
+		wl_delay_ms(5);
+}
+
 /* Waits until the file named by $WL_GO exists, if set */
 static inline void wl_wait_go(void)
 {
-	const char *go = getenv("WL_GO");
+	wl_wait_file(getenv("WL_GO"));
+}
 
-	while (go && access(go, F_OK))
-		wl_delay_ms(5);
+/* Moves the calling thread to CPU c: sched_setaffinity's result */
+static inline int wl_set_cpu(int c)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(c, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* The same, exiting 1 when the thread cannot run there */
+static inline void wl_pin(int c)
+{
+	if (wl_set_cpu(c)) {
+		perror("sched_setaffinity");
+		exit(1);
+	}
 }
 
 /* Until thread tid of this process sleeps (state S), polling its stat */
@@ -113,21 +205,36 @@ static inline void wl_wait_asleep(int tid)
 static inline uint64_t wl_data_src(unsigned op, unsigned lvl, unsigned lvlnum,
 				   unsigned snoop, unsigned remote)
 {
-	union perf_mem_data_src d = { .val = 0 };
+	union perf_mem_data_src d = {
+		.mem_op = op, .mem_lvl = lvl, .mem_lvl_num = lvlnum, .mem_snoop = snoop,
+		.mem_remote = remote, .mem_lock = PERF_MEM_LOCK_NA,
+		.mem_dtlb = PERF_MEM_TLB_HIT | PERF_MEM_TLB_L1,
+	};
 
-	d.mem_op = op;
-	d.mem_lvl = lvl;
-	d.mem_lvl_num = lvlnum;
-	d.mem_snoop = snoop;
-	d.mem_remote = remote;
-	d.mem_lock = PERF_MEM_LOCK_NA;
-	d.mem_dtlb = PERF_MEM_TLB_HIT | PERF_MEM_TLB_L1;
 	return d.val;
 }
+
+/* The two samples of a contended line: a store that hits L1, and a load
+ * that hits a line modified in another core's cache (local HITM) */
+#define WL_DS_STORE wl_data_src(PERF_MEM_OP_STORE, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L1, \
+				PERF_MEM_LVLNUM_L1, PERF_MEM_SNOOP_NA, 0)
+#define WL_DS_HITM_LOCAL wl_data_src(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L3, \
+				     PERF_MEM_LVLNUM_L3, PERF_MEM_SNOOP_HITM, 0)
 
 static inline void wl_ready(void)
 {
 	printf("%d\n", getpid());
+	fflush(stdout);
+}
+
+/* Starts fn as the thread to be woken, waits until it has stored its tid
+ * in *tid, and prints the pid, then that tid, on lines of their own */
+static inline void wl_start_target(pthread_t *t, void *(*fn)(void *), atomic_int *tid)
+{
+	pthread_create(t, NULL, fn, NULL);
+	while (!atomic_load(tid))
+		sched_yield();
+	printf("%d\n%d\n", getpid(), atomic_load(tid));
 	fflush(stdout);
 }
 

@@ -5,8 +5,11 @@
  * libdw keeps each module's CFI once loaded. */
 #include <linux/types.h>
 #include "dwarf.h"
-#include "common.h"
+#include "msg.h"
 #include "opts.h"
+#include "vec.h"
+#include "xalloc.h"
+#include "hashmap.h"
 #include "blazesym.h"
 
 #include <elfutils/libdwfl.h>
@@ -21,35 +24,26 @@ struct proc {
 	/* the sample being unwound, and what went wrong reading it */
 	const struct ustack_sample *cur;
 	bool out_of_copy;
-	struct proc *next;
 };
 
-#define PROC_BUCKETS 1024
-#define PENDING_BUCKETS 4096
 #define DW_MAX_FRAMES 127
 
-/* unwound stacks, interned: identical ones share an id */
+/* unwound stacks, interned: identical ones share an id.  Their frames
+ * are the key in index (after the end), which keeps them. */
 struct dstack {
-	__u64 hash;
 	int n;
 	enum dwunw_end end;
-	__u64 *ips;
-};
-
-struct pending {
-	__u64 seq;
-	int id;
-	struct pending *next;
+	const __u64 *ips;
 };
 
 struct dwunw {
-	struct proc *buckets[PROC_BUCKETS];
+	struct hashmap *procs;	/* pid -> struct proc */
 	struct dwunw_stats st;
 	struct dstack *stacks;
-	int nstacks, capstacks;
-	int *index;		/* open addressing over stacks, -1 empty */
-	size_t index_cap;
-	struct pending *pend[PENDING_BUCKETS];
+	int nstacks;
+	size_t capstacks;
+	struct hashmap *index;	/* (end, frames) -> id */
+	struct hashmap *pend;	/* seq -> id: samples whose record has not come */
 };
 
 /* The files of a process are opened as the symbolizer opens them
@@ -186,89 +180,38 @@ static bool proc_load(struct proc *p)
 
 static struct proc *proc_get(struct dwunw *u, __u32 pid)
 {
-	struct proc **b = &u->buckets[pid % PROC_BUCKETS], *p;
+	struct proc *p = hashmap_get(u->procs, &pid, NULL);
 
-	for (p = *b; p; p = p->next)
-		if (p->pid == pid)
-			return p;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return NULL;
 	p->pid = pid;
-	p->next = *b;
-	*b = p;
 	return p;
 }
 
 struct dwunw *dwunw_new(void)
 {
-	struct dwunw *u = calloc(1, sizeof(*u));
+	struct dwunw *u = xcalloc(1, sizeof(struct dwunw));
 
-	if (!u) {
-		msg_warn("out of memory");
-		exit(EXIT_UNSUPPORTED);
-	}
+	u->index = hashmap_new(0, sizeof(int));
+	u->procs = hashmap_new(sizeof(__u32), sizeof(struct proc));
+	u->pend = hashmap_new(sizeof(__u64), sizeof(int));
 	return u;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p) {
-		msg_warn("out of memory");
-		exit(EXIT_UNSUPPORTED);
-	}
-	return p;
-}
-
-static __u64 stack_hash(const __u64 *ips, int n, enum dwunw_end end)
-{
-	__u64 h = 1469598103934665603ULL ^ (__u64)end;
-
-	for (int i = 0; i < n; i++) {
-		h ^= ips[i];
-		h *= 1099511628211ULL;
-		h ^= h >> 29;
-	}
-	return h;
 }
 
 static int stack_intern(struct dwunw *u, const __u64 *ips, int n, enum dwunw_end end)
 {
-	__u64 h = stack_hash(ips, n, end);
-	size_t i;
+	__u64 key[1 + DW_MAX_FRAMES] = { end };
+	bool created;
+	int *id;
 
-	if (2 * (size_t)(u->nstacks + 1) > u->index_cap) {
-		size_t cap = u->index_cap ? u->index_cap * 2 : 1024;
-		int *idx = xrealloc(NULL, cap * sizeof(int));
-
-		memset(idx, -1, cap * sizeof(int));
-		for (int k = 0; k < u->nstacks; k++) {
-			for (i = u->stacks[k].hash & (cap - 1); idx[i] >= 0; i = (i + 1) & (cap - 1))
-				;
-			idx[i] = k;
-		}
-		free(u->index);
-		u->index = idx;
-		u->index_cap = cap;
-	}
-	for (i = h & (u->index_cap - 1); u->index[i] >= 0; i = (i + 1) & (u->index_cap - 1)) {
-		struct dstack *d = &u->stacks[u->index[i]];
-
-		if (d->hash == h && d->n == n && d->end == end &&
-		    !memcmp(d->ips, ips, n * sizeof(*ips)))
-			return u->index[i];
-	}
-	if (u->nstacks == u->capstacks) {
-		u->capstacks = u->capstacks ? u->capstacks * 2 : 256;
-		u->stacks = xrealloc(u->stacks, u->capstacks * sizeof(*u->stacks));
-	}
+	memcpy(key + 1, ips, n * sizeof(*ips));
+	id = hashmap_get_blob(u->index, key, (1 + n) * sizeof(*key), &created);
+	if (!created)
+		return *id;
+	array_reserve(u->stacks, u->capstacks, (size_t)u->nstacks + 1);
 	u->stacks[u->nstacks] = (struct dstack){
-		.hash = h, .n = n, .end = end,
-		.ips = xrealloc(NULL, (n ? n : 1) * sizeof(*ips)),
+		.n = n, .end = end,
+		.ips = (const __u64 *)hashmap_key(u->index, id) + 1,
 	};
-	memcpy(u->stacks[u->nstacks].ips, ips, n * sizeof(*ips));
-	u->index[i] = u->nstacks;
+	*id = u->nstacks;
 	return u->nstacks++;
 }
 
@@ -278,31 +221,30 @@ int dwunw_add_sample(struct dwunw *u, const struct ustack_sample *s)
 	enum dwunw_end end;
 	int n = dwunw_unwind(u, s, ips, DW_MAX_FRAMES, &end);
 	int id = stack_intern(u, ips, n, end);
-	struct pending *p = xrealloc(NULL, sizeof(*p));
 
-	p->seq = s->seq;
-	p->id = id;
-	p->next = u->pend[s->seq % PENDING_BUCKETS];
-	u->pend[s->seq % PENDING_BUCKETS] = p;
+	*(int *)hashmap_get(u->pend, &s->seq, NULL) = id;
 	return id;
+}
+
+__u32 dwunw_on_record(struct dwunw *u, const void *data, size_t size)
+{
+	__u32 type = size >= sizeof(__u32) ? *(const __u32 *)data : 0;
+
+	if (type == USTACK_EV_SAMPLE && size >= offsetof(struct ustack_sample, stack))
+		dwunw_add_sample(u, data);
+	return type;
 }
 
 static int pending_find(struct dwunw *u, __u64 seq, bool take)
 {
-	struct pending **pp = &u->pend[seq % PENDING_BUCKETS], *p;
+	int *p = hashmap_lookup(u->pend, &seq), id;
 
-	for (; (p = *pp); pp = &p->next) {
-		int id = p->id;
-
-		if (p->seq != seq)
-			continue;
-		if (take) {
-			*pp = p->next;
-			free(p);
-		}
-		return id;
-	}
-	return -1;
+	if (!p)
+		return -1;
+	id = *p;
+	if (take)
+		hashmap_del(u->pend, &seq);
+	return id;
 }
 
 int dwunw_take(struct dwunw *u, __u64 seq)
@@ -327,31 +269,20 @@ const __u64 *dwunw_stack(const struct dwunw *u, int id, int *n, enum dwunw_end *
 	return u->stacks[id].ips;
 }
 
+static void proc_free(const void *key, void *val, void *arg)
+{
+	proc_drop_dwfl(val);
+}
+
 void dwunw_free(struct dwunw *u)
 {
 	if (!u)
 		return;
-	for (int i = 0; i < PROC_BUCKETS; i++) {
-		struct proc *p = u->buckets[i], *n;
-
-		for (; p; p = n) {
-			n = p->next;
-			proc_drop_dwfl(p);
-			free(p);
-		}
-	}
-	for (int i = 0; i < PENDING_BUCKETS; i++) {
-		struct pending *p = u->pend[i], *n;
-
-		for (; p; p = n) {
-			n = p->next;
-			free(p);
-		}
-	}
-	for (int i = 0; i < u->nstacks; i++)
-		free(u->stacks[i].ips);
+	hashmap_each(u->procs, proc_free, NULL);
+	hashmap_free(u->procs);
+	hashmap_free(u->pend);
 	free(u->stacks);
-	free(u->index);
+	hashmap_free(u->index);
 	free(u);
 }
 

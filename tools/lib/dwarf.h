@@ -5,6 +5,7 @@
 #define SUITE_DWARF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <linux/types.h>
 #include "ustack.h"
 
@@ -30,6 +31,10 @@ int dwunw_unwind(struct dwunw *u, const struct ustack_sample *s, __u64 *ips,
 /* Unwinds a sample and keeps its stack under its seq until the tool's
  * matching record arrives; returns the stack id (see dwunw_stack) */
 int dwunw_add_sample(struct dwunw *u, const struct ustack_sample *s);
+/* A record read from a tool's ustack_rb: a user-stack sample is unwound
+ * and kept (dwunw_add_sample).  Returns the record's type, for the
+ * tool's own records (USTACK_EV_SAMPLE: taken here; 0: too short) */
+__u32 dwunw_on_record(struct dwunw *u, const void *data, size_t size);
 /* The stack id of sample seq, removed from the pending samples; -1 if
  * that sample never arrived (dropped) */
 int dwunw_take(struct dwunw *u, __u64 seq);

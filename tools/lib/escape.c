@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "escape.h"
-#include "common.h"
+#include "msg.h"
+#include "xalloc.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -125,13 +126,17 @@ char *esc_str(char *buf, size_t size, const char *s)
 char *esc_dup(const char *s)
 {
 	size_t size = ESC_SIZE(strlen(s));
-	char *p = malloc(size);
+	return esc_str(xmalloc(size), size, s);
+}
 
-	if (!p) {
-		msg_warn("out of memory");
-		exit(EXIT_UNSUPPORTED);
-	}
-	return esc_str(p, size, s);
+size_t esc_plain_len(const char *s, size_t n)
+{
+	size_t run = 0;
+
+	while (run < n && (unsigned char)s[run] >= 0x20 && (unsigned char)s[run] < 0x7f &&
+	       s[run] != '\\')
+		run++;
+	return run;
 }
 
 void esc_fputs(const char *s, FILE *f)
@@ -139,13 +144,10 @@ void esc_fputs(const char *s, FILE *f)
 	size_t n = strlen(s);
 
 	for (size_t i = 0; i < n;) {
-		size_t run = 0, used, l;
+		size_t run = esc_plain_len(s + i, n - i), used, l;
 		char piece[16];
 
 		/* plain printable ASCII goes out in runs */
-		while (i + run < n && (unsigned char)s[i + run] >= 0x20 &&
-		       (unsigned char)s[i + run] < 0x7f && s[i + run] != '\\')
-			run++;
 		if (run) {
 			fwrite(s + i, 1, run, f);
 			i += run;

@@ -37,6 +37,10 @@ size_t esc_step(const char *s, size_t n, char out[16], size_t *used);
 char *esc_str(char *buf, size_t size, const char *s);
 /* The escaped form, allocated (exits on out of memory) */
 char *esc_dup(const char *s);
+/* The bytes at the start of s (n long) that escaping leaves as they are,
+ * one by one: printable ASCII but the backslash (a fast path; what
+ * follows goes through esc_step) */
+size_t esc_plain_len(const char *s, size_t n);
 /* Writes the escaped form of s to f (no length limit) */
 void esc_fputs(const char *s, FILE *f);
 /* Would s be changed by escaping? */

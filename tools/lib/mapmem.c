@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "mapmem.h"
-#include "common.h"
+#include "msg.h"
+#include "bpfload.h"
+#include "procfs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,23 +143,51 @@ void mem_str(uint64_t bytes, char *buf, size_t size)
 		snprintf(buf, size, "%llu kB", (unsigned long long)(bytes + 999) / 1000);
 }
 
-/* What the maps sized by opt are called: "the stack map", "the ring
- * buffer", "map counts", "maps agg, latency and tstates" */
+/* The length of the name of an aggregation map's half (bpf/agg.bpf.h:
+ * NAME_a, NAME_b, both sized by opt) without its "_a"; -1 for "_b" (said
+ * with its "_a"); 0 for any other map */
+static int agg_half(int i)
+{
+	const char *name = bpf_map__name(sized[i].map);
+	size_t len = strlen(name);
+
+	if (len < 3 || name[len - 2] != '_' || (name[len - 1] != 'a' && name[len - 1] != 'b'))
+		return 0;
+	for (int j = 0; j < nsized; j++) {
+		const char *other = bpf_map__name(sized[j].map);
+
+		if (j != i && !strcmp(sized[j].opt, sized[i].opt) && strlen(other) == len &&
+		    !strncmp(other, name, len - 1) && other[len - 1] != name[len - 1])
+			return name[len - 1] == 'a' ? (int)len - 2 : -1;
+	}
+	return 0;
+}
+
+/* What the maps sized by opt are called: "the ring buffer", "map
+ * counts", "maps stack_seen and stack_rb", "maps agg, latency and
+ * tstates" (the two halves of an aggregation map named once) */
 static void maps_desc(const char *opt, char *buf, size_t size)
 {
 	int n = 0, k = 0, off;
 
 	for (int i = 0; i < nsized; i++)
-		n += !strcmp(sized[i].opt, opt);
+		n += !strcmp(sized[i].opt, opt) && agg_half(i) >= 0;
 	for (int i = 0; i < nsized; i++) {
-		if (strcmp(sized[i].opt, opt))
+		int half;
+
+		if (strcmp(sized[i].opt, opt) || (half = agg_half(i)) < 0)
 			continue;
+		if (half) {
+			off = k ? (int)strlen(buf) : 0;
+			snprintf(buf + off, size - off, "%s%.*s", !k ? (n == 1 ? "map " : "maps ") :
+				 k == n - 1 ? " and " : ", ", half, bpf_map__name(sized[i].map));
+			k++;
+			continue;
+		}
 		if (n == 1) {
 			uint32_t t = bpf_map__type(sized[i].map);
 
-			if (t == BPF_MAP_TYPE_STACK_TRACE)
-				snprintf(buf, size, "the stack map");
-			else if (t == BPF_MAP_TYPE_RINGBUF)
+			if (t == BPF_MAP_TYPE_RINGBUF)
 				snprintf(buf, size, "the ring buffer");
 			else
 				snprintf(buf, size, "map %s", bpf_map__name(sized[i].map));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "opts.h"
-#include "common.h"
+#include "msg.h"
+#include "bpfload.h"
 #include "output.h"
 #include <linux/types.h>
 #include "ustack.h"
@@ -13,16 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 int parse_u64(const char *s, uint64_t min, uint64_t max, bool hex,
 	      uint64_t *out, char *err, size_t errlen)
 {
@@ -31,22 +22,22 @@ int parse_u64(const char *s, uint64_t min, uint64_t max, bool hex,
 	int base = 10;
 
 	if (!s || !*s)
-		return fail(err, errlen, "empty number");
+		return fail_msg(err, errlen, "empty number");
 	if (!isdigit((unsigned char)s[0]))
-		return fail(err, errlen, "'%s' is not a non-negative number", s);
+		return fail_msg(err, errlen, "'%s' is not a non-negative number", s);
 	if (hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		base = 16;
 		if (!isxdigit((unsigned char)s[2]))
-			return fail(err, errlen, "'%s' is not a number", s);
+			return fail_msg(err, errlen, "'%s' is not a number", s);
 	}
 	errno = 0;
 	v = strtoull(s, &end, base);
 	if (errno == ERANGE)
-		return fail(err, errlen, "'%s' is too large", s);
+		return fail_msg(err, errlen, "'%s' is too large", s);
 	if (*end)
-		return fail(err, errlen, "'%s' is not a number", s);
+		return fail_msg(err, errlen, "'%s' is not a number", s);
 	if (v < min || v > max)
-		return fail(err, errlen, "%s is out of range [%llu, %llu]", s,
+		return fail_msg(err, errlen, "%s is out of range [%llu, %llu]", s,
 			    (unsigned long long)min, (unsigned long long)max);
 	*out = v;
 	return 0;
@@ -58,15 +49,15 @@ int parse_seconds(const char *s, double *out, char *err, size_t errlen)
 	double v;
 
 	if (!s || !*s)
-		return fail(err, errlen, "empty duration");
+		return fail_msg(err, errlen, "empty duration");
 	if (!isdigit((unsigned char)s[0]) && s[0] != '.')
-		return fail(err, errlen, "'%s' is not a positive number of seconds", s);
+		return fail_msg(err, errlen, "'%s' is not a positive number of seconds", s);
 	errno = 0;
 	v = strtod(s, &end);
 	if (errno || *end || !isfinite(v))
-		return fail(err, errlen, "'%s' is not a number of seconds", s);
+		return fail_msg(err, errlen, "'%s' is not a number of seconds", s);
 	if (v <= 0 || v > 1e7)
-		return fail(err, errlen, "%s seconds is out of range (0, 10000000]", s);
+		return fail_msg(err, errlen, "%s seconds is out of range (0, 10000000]", s);
 	*out = v;
 	return 0;
 }
@@ -132,21 +123,20 @@ void id_list_str(const struct id_list *l, char *buf, size_t size)
 	}
 }
 
-/* Split on commas, each piece parsed by cb */
-static int split_list(const char *s, const char *what, char *err, size_t errlen,
-		      int (*cb)(const char *piece, void *arg, char *err, size_t errlen),
-		      void *arg)
+int split_list(const char *s, const char *what, char *err, size_t errlen,
+	       int (*cb)(const char *piece, void *arg, char *err, size_t errlen),
+	       void *arg)
 {
 	char *dup, *p, *save = NULL;
 	int ret = 0;
 
 	if (!s || !*s)
-		return fail(err, errlen, "empty %s list", what);
+		return fail_msg(err, errlen, "empty %s list", what);
 	if (s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,"))
-		return fail(err, errlen, "'%s': empty element in %s list", s, what);
+		return fail_msg(err, errlen, "'%s': empty element in %s list", s, what);
 	dup = strdup(s);
 	if (!dup)
-		return fail(err, errlen, "out of memory");
+		return fail_msg(err, errlen, "out of memory");
 	for (p = strtok_r(dup, ",", &save); p && !ret; p = strtok_r(NULL, ",", &save))
 		ret = cb(p, arg, err, errlen);
 	free(dup);
@@ -168,104 +158,6 @@ int parse_id_list(const char *s, struct id_list *l, char *err, size_t errlen)
 	return split_list(s, "id", err, errlen, id_piece, l);
 }
 
-static void cpu_add(struct cpu_list *l, uint32_t cpu)
-{
-	size_t i;
-
-	for (i = 0; i < l->n && l->cpus[i] < cpu; i++)
-		;
-	if (i < l->n && l->cpus[i] == cpu)
-		return;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 8;
-		uint32_t *p = realloc(l->cpus, cap * sizeof(*p));
-
-		if (!p) {
-			perror("realloc");
-			exit(EXIT_USAGE);
-		}
-		l->cpus = p;
-		l->cap = cap;
-	}
-	memmove(l->cpus + i + 1, l->cpus + i, (l->n - i) * sizeof(*l->cpus));
-	l->cpus[i] = cpu;
-	l->n++;
-}
-
-bool cpu_list_has(const struct cpu_list *l, uint32_t cpu)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->cpus[i] == cpu)
-			return true;
-	return false;
-}
-
-void cpu_list_free(struct cpu_list *l)
-{
-	free(l->cpus);
-	memset(l, 0, sizeof(*l));
-}
-
-struct cpu_piece_arg {
-	struct cpu_list *l;
-	unsigned ncpus;
-};
-
-static int cpu_piece(const char *p, void *varg, char *err, size_t errlen)
-{
-	struct cpu_piece_arg *a = varg;
-	const char *dash = strchr(p, '-');
-	uint64_t lo, hi;
-	char buf[32];
-
-	if (dash) {
-		size_t n = dash - p;
-
-		if (n == 0 || n >= sizeof(buf))
-			return fail(err, errlen, "'%s' is not a CPU range", p);
-		memcpy(buf, p, n);
-		buf[n] = 0;
-		if (parse_u64(buf, 0, MAX_CPUS_SUPPORTED - 1, false, &lo, err, errlen) ||
-		    parse_u64(dash + 1, 0, MAX_CPUS_SUPPORTED - 1, false, &hi, err, errlen))
-			return -1;
-		if (hi < lo)
-			return fail(err, errlen, "'%s': range goes backwards", p);
-	} else {
-		if (parse_u64(p, 0, MAX_CPUS_SUPPORTED - 1, false, &lo, err, errlen))
-			return -1;
-		hi = lo;
-	}
-	if (hi >= a->ncpus)
-		return fail(err, errlen, "CPU %llu does not exist (this machine has "
-			    "CPUs 0-%u)", (unsigned long long)hi, a->ncpus - 1);
-	for (uint64_t c = lo; c <= hi; c++)
-		cpu_add(a->l, (uint32_t)c);
-	return 0;
-}
-
-int parse_cpu_list(const char *s, unsigned ncpus, struct cpu_list *l,
-		   char *err, size_t errlen)
-{
-	struct cpu_piece_arg a = { l, ncpus };
-
-	return split_list(s, "CPU", err, errlen, cpu_piece, &a);
-}
-
-int cpus_online(struct cpu_list *l)
-{
-	const char *path = getenv("SUITE_CPU_ONLINE");
-	char buf[4096], err[128];
-	size_t n;
-
-	if (!path)
-		path = "/sys/devices/system/cpu/online";
-	if (read_small_file(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	n = strcspn(buf, "\n");
-	buf[n] = 0;
-	return parse_cpu_list(buf, MAX_CPUS_SUPPORTED, l, err, sizeof(err));
-}
-
 uint64_t opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max)
 {
 	char err[160];
@@ -284,17 +176,6 @@ double opt_seconds(const char *opt, const char *arg)
 	if (parse_seconds(arg, &v, err, sizeof(err)))
 		die_usage("invalid %s: %s", opt, err);
 	return v;
-}
-
-bool pid_alive(uint32_t pid)
-{
-	char path[64], buf[512], *p;
-
-	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
-	if (read_small_file(path, buf, sizeof(buf)) <= 0)
-		return false;
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
 }
 
 static void opt_ids(const char *opt, const char *arg, struct id_list *l,
@@ -400,7 +281,8 @@ error_t common_parse_opt(int key, char *arg, struct argp_state *state,
 	return 0;
 }
 
-error_t stack_parse_opt(int key, char *arg, struct stack_opts *s)
+error_t stack_parse_opt(int key, char *arg, struct argp_state *state,
+			struct stack_opts *s, struct common_opts *o)
 {
 	switch (key) {
 	case OPT_STACK_STORAGE:
@@ -419,8 +301,11 @@ error_t stack_parse_opt(int key, char *arg, struct stack_opts *s)
 		s->stack_copy = opt_u64("--stack-copy-size", arg, 64, USTACK_COPY_MAX);
 		s->stack_copy_set = true;
 		break;
+	case OPT_PPROF:
+		s->pprof = arg;
+		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return common_parse_opt(key, arg, state, o);
 	}
 	return 0;
 }

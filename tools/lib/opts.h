@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpulist.h"
+#include "procfs.h"
 #include "taskid.h"
 
 struct id_list {
@@ -21,13 +23,6 @@ struct id_list {
 	/* -p, -t: who each id was when the options were read (ids[i] is
 	 * who[i]), NULL in lists of bare numbers */
 	struct task_id *who;
-};
-
-#define MAX_CPUS_SUPPORTED 4096
-
-struct cpu_list {
-	uint32_t *cpus;		/* sorted, unique */
-	size_t n, cap;
 };
 
 struct common_opts {
@@ -50,6 +45,7 @@ enum {
 	OPT_LINES,
 	OPT_DWARF,
 	OPT_STACK_COPY,
+	OPT_PPROF,
 	OPT_TOOL_BASE = 0x1100,
 };
 
@@ -63,10 +59,13 @@ struct stack_opts {
 	bool dwarf;		/* --dwarf */
 	uint32_t stack_copy;	/* --stack-copy-size */
 	bool stack_copy_set;
+	const char *pprof;	/* --pprof PATH ("-": stdout), or NULL */
 };
 
-/* Handles the keys above; ARGP_ERR_UNKNOWN otherwise */
-error_t stack_parse_opt(int key, char *arg, struct stack_opts *s);
+/* Handles the keys above, and the others with common_parse_opt(): a
+ * stack tool's default case */
+error_t stack_parse_opt(int key, char *arg, struct argp_state *state,
+			struct stack_opts *s, struct common_opts *o);
 /* Checks once all options are in: --stack-copy-size needs --dwarf */
 void stack_opts_finish(const struct stack_opts *s);
 
@@ -78,6 +77,8 @@ void stack_opts_finish(const struct stack_opts *s);
 #define OPTS_JSON { "json", 'j', NULL, 0, "One JSON document on stdout", 0 }
 #define OPTS_CHECK(doc) { "check", OPT_CHECK, NULL, 0, doc, 0 }
 #define OPTS_VERBOSE { "verbose", 'v', NULL, 0, "libbpf and loader diagnostics on stderr", 0 }
+#define OPTS_PPROF { "pprof", OPT_PPROF, "FILE", 0, "Also write the stacks as a gzipped pprof profile " \
+			  "to FILE ('-': stdout, instead of the report)", 0 }
 /* -h as a short form of --help (CLI.md), for the tools that list it */
 #define OPTS_HELP_SHORT { NULL, 'h', NULL, OPTION_HIDDEN, "Give this help list", -1 }
 
@@ -89,18 +90,15 @@ int parse_u64(const char *s, uint64_t min, uint64_t max, bool hex,
 int parse_seconds(const char *s, double *out, char *err, size_t errlen);
 /* "1,2,3": each in [1, UINT32_MAX - 1]; duplicates removed */
 int parse_id_list(const char *s, struct id_list *l, char *err, size_t errlen);
-/* "3", "2,5", "4-7", "0-2,6"; each < ncpus; sorted, unique */
-int parse_cpu_list(const char *s, unsigned ncpus, struct cpu_list *l,
-		   char *err, size_t errlen);
-/* CPUs online now, from /sys/devices/system/cpu/online (override with
- * SUITE_CPU_ONLINE for tests); returns 0 or -1 */
-int cpus_online(struct cpu_list *l);
-bool cpu_list_has(const struct cpu_list *l, uint32_t cpu);
+/* Split s on commas, each piece parsed by cb; "what" names the list in
+ * the messages ("empty id list") */
+int split_list(const char *s, const char *what, char *err, size_t errlen,
+	       int (*cb)(const char *piece, void *arg, char *err, size_t errlen),
+	       void *arg);
 
 void id_list_add(struct id_list *l, uint32_t id);
 bool id_list_has(const struct id_list *l, uint32_t id);
 void id_list_free(struct id_list *l);
-void cpu_list_free(struct cpu_list *l);
 /* "1,2,3" into buf (truncated with "..." if it does not fit) */
 void id_list_str(const struct id_list *l, char *buf, size_t size);
 
@@ -116,8 +114,6 @@ void opt_task_ids(const char *opt, const char *arg, struct id_list *l);
 /* -C: every CPU must exist and be online */
 void opt_cpus(const char *arg, struct cpu_list *l);
 
-/* A process is alive while /proc/PID exists and is not a zombie */
-bool pid_alive(uint32_t pid);
 /* Is ids[i] still the task it was when the list was read (l->who), or
  * alive at all in a list of bare numbers? */
 bool id_list_alive(const struct id_list *l, size_t i);

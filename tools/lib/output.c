@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "output.h"
-#include "common.h"
+#include "msg.h"
 
 #include <errno.h>
 #include <fcntl.h>

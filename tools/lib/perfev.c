@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "perfev.h"
-#include "common.h"
+#include "msg.h"
 #include "opts.h"
+#include "vec.h"
+#include "xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,19 +23,12 @@ struct perfev {
 };
 
 struct perfev_set {
-	struct perfev *ev;
-	size_t n, cap;
+	VEC(struct perfev) ev;
 };
 
 struct perfev_set *perfev_new(void)
 {
-	struct perfev_set *s = calloc(1, sizeof(*s));
-
-	if (!s) {
-		msg_warn("out of memory");
-		exit(EXIT_UNSUPPORTED);
-	}
-	return s;
+	return xcalloc(1, sizeof(struct perfev_set));
 }
 
 void perfev_free(struct perfev_set *s)
@@ -41,50 +36,53 @@ void perfev_free(struct perfev_set *s)
 	if (!s)
 		return;
 	perfev_disable(s);
-	for (size_t i = 0; i < s->n; i++) {
-		if (s->ev[i].link)
-			bpf_link__destroy(s->ev[i].link);	/* closes fd */
-		else if (s->ev[i].fd >= 0)
-			close(s->ev[i].fd);
+	for (size_t i = 0; i < s->ev.n; i++) {
+		if (s->ev.v[i].link)
+			bpf_link__destroy(s->ev.v[i].link);	/* closes fd */
+		else if (s->ev.v[i].fd >= 0)
+			close(s->ev.v[i].fd);
 	}
-	free(s->ev);
+	vec_free(&s->ev);
 	free(s);
+}
+
+int perfev_open_fd(const struct perf_event_attr *attr, pid_t pid, int cpu, int leader)
+{
+	struct perf_event_attr a = *attr;
+	int fd;
+
+	a.size = sizeof(a);
+	a.disabled = 1;		/* libbpf enables it once the program is on */
+	fd = syscall(SYS_perf_event_open, &a, pid, cpu, leader, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int perfev_add(struct perfev_set *s, int fd, struct bpf_program *prog, int tag,
+	       uint64_t cookie)
+{
+	LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = cookie);
+	struct bpf_link *link = NULL;
+	int err;
+
+	if (prog) {
+		link = bpf_program__attach_perf_event_opts(prog, fd, &opts);
+		if (!link) {
+			err = -errno;
+			close(fd);
+			return err ? err : -EINVAL;
+		}
+	}
+	vec_push(&s->ev, ((struct perfev){ .fd = fd, .tag = tag, .link = link }));
+	return 0;
 }
 
 static int open_one(struct perfev_set *s, const struct perf_event_attr *attr,
 		    pid_t pid, int cpu, struct bpf_program *prog, int tag,
 		    uint64_t cookie)
 {
-	LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = cookie);
-	struct perf_event_attr a = *attr;
-	struct bpf_link *link;
-	int fd, err;
+	int fd = perfev_open_fd(attr, pid, cpu, -1);
 
-	a.size = sizeof(a);
-	a.disabled = 1;		/* libbpf enables it once the program is on */
-	fd = syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	link = bpf_program__attach_perf_event_opts(prog, fd, &opts);
-	if (!link) {
-		err = -errno;
-		close(fd);
-		return err ? err : -EINVAL;
-	}
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 16;
-		struct perfev *p = realloc(s->ev, cap * sizeof(*p));
-
-		if (!p) {
-			bpf_link__destroy(link);
-			msg_warn("out of memory");
-			exit(EXIT_UNSUPPORTED);
-		}
-		s->ev = p;
-		s->cap = cap;
-	}
-	s->ev[s->n++] = (struct perfev){ .fd = fd, .tag = tag, .link = link };
-	return 0;
+	return fd < 0 ? fd : perfev_add(s, fd, prog, tag, cookie);
 }
 
 int perfev_open_cpus(struct perfev_set *s, const struct perf_event_attr *attr,
@@ -113,47 +111,24 @@ int perfev_open_thread(struct perfev_set *s, const struct perf_event_attr *attr,
 
 void perfev_disable(struct perfev_set *s)
 {
-	for (size_t i = 0; s && i < s->n; i++)
-		ioctl(s->ev[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+	for (size_t i = 0; s && i < s->ev.n; i++)
+		ioctl(s->ev.v[i].fd, PERF_EVENT_IOC_DISABLE, 0);
 }
 
 uint64_t perfev_count(const struct perfev_set *s, int tag)
 {
 	uint64_t sum = 0, v;
 
-	for (size_t i = 0; s && i < s->n; i++)
-		if (s->ev[i].tag == tag &&
-		    read(s->ev[i].fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
+	for (size_t i = 0; s && i < s->ev.n; i++)
+		if (s->ev.v[i].tag == tag &&
+		    read(s->ev.v[i].fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
 			sum += v;
 	return sum;
 }
 
 size_t perfev_size(const struct perfev_set *s)
 {
-	return s ? s->n : 0;
-}
-
-int perfev_list_threads(uint32_t pid, const struct id_list *skip,
-			struct id_list *out)
-{
-	char path[64];
-	struct dirent *d;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/proc/%u/task", pid);
-	dir = opendir(path);
-	if (!dir)
-		return -1;
-	while ((d = readdir(dir))) {
-		char *end;
-		unsigned long tid = strtoul(d->d_name, &end, 10);
-
-		if (*end || !tid || tid > UINT32_MAX || id_list_has(skip, (uint32_t)tid))
-			continue;
-		id_list_add(out, (uint32_t)tid);
-	}
-	closedir(dir);
-	return 0;
+	return s ? s->ev.n : 0;
 }
 
 uint64_t perfev_fd_room(void)

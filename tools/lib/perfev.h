@@ -30,6 +30,16 @@ int perfev_open_thread(struct perfev_set *s, const struct perf_event_attr *attr,
 		       pid_t tid, struct bpf_program *prog, int tag,
 		       uint64_t cookie);
 
+/* The two steps of those, for events placed by the caller (a CPU of its
+ * choice, a group): attr, opened disabled, on pid and cpu in the group of
+ * leader (-1: none); the fd, or a negative errno */
+int perfev_open_fd(const struct perf_event_attr *attr, pid_t pid, int cpu, int leader);
+/* fd into the set, running prog (NULL: none, the set only closes it, as
+ * for a group leader that samples nothing itself); 0, or a negative errno
+ * with fd closed */
+int perfev_add(struct perfev_set *s, int fd, struct bpf_program *prog, int tag,
+	       uint64_t cookie);
+
 /* Stop counting (the programs stop running); counts stay readable */
 void perfev_disable(struct perfev_set *s);
 /* Sum of the counts of the events with this tag, inherited copies
@@ -38,10 +48,6 @@ uint64_t perfev_count(const struct perfev_set *s, int tag);
 size_t perfev_size(const struct perfev_set *s);
 
 struct id_list;
-/* Add to out the threads of process pid (from /proc/PID/task) that are
- * not in skip; -1 if the process is gone */
-int perfev_list_threads(uint32_t pid, const struct id_list *skip,
-			struct id_list *out);
 
 /* Raise the soft RLIMIT_NOFILE to the hard one; returns the limit now */
 uint64_t perfev_fd_room(void);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "preempt.h"
-#include "common.h"
+#include "msg.h"
 
 #include <string.h>
 #include <bpf/btf.h>
@@ -99,4 +99,19 @@ bool irqctx_percpu_layout(__s64 *pc_from_rq, __s64 *cpu_from_rq)
 	*pc_from_rq = pc - rq;
 	*cpu_from_rq = cpu - rq;
 	return true;
+}
+
+static const char *const softirq_names[] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
+	"SCHED", "HRTIMER", "RCU",
+};
+
+const char *softirq_name(__u32 vec)
+{
+	static char buf[32];
+
+	if (vec < ARRAY_SIZE(softirq_names))
+		return softirq_names[vec];
+	snprintf(buf, sizeof(buf), "softirq %u", vec);
+	return buf;
 }

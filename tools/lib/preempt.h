@@ -21,5 +21,8 @@ const char *irqctx_name(__u32 ctx);
 const char *irqctx_label(__u32 ctx);
 /* "per-CPU preempt count", ... for enum irqctx_source */
 const char *irqctx_source_name(__u32 src);
+/* "TIMER", "NET_RX", ... for a softirq vector ("softirq N" beyond the
+ * kernel's table) */
+const char *softirq_name(__u32 vec);
 
 #endif

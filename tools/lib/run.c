@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "run.h"
-#include "common.h"
+#include "msg.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -93,17 +94,6 @@ enum run_end run_loop(const struct run_opts *o)
 	}
 	run_end_ns = now_ns();
 	return end;
-}
-
-void run_say_tracing(const char *what, const struct common_opts *o)
-{
-	char who[512];
-
-	common_opts_target(o, who, sizeof(who));
-	if (o->duration)
-		msg_warn("tracing %s of %s for %g s", what, who, o->duration);
-	else
-		msg_warn("tracing %s of %s; Ctrl-C to end", what, who);
 }
 
 int run_poll_ringbuf(void *rb, int timeout_ms)

@@ -41,9 +41,6 @@ void run_install_signals(void);
 enum run_end run_loop(const struct run_opts *o);
 /* The monotonic time (ns) at which run_loop() started and ended */
 extern uint64_t run_start_ns, run_end_ns;
-/* The ready line on stderr, once everything is attached: "tracing WHAT
- * of TARGETS for N s" or "...; Ctrl-C to end" (scripts wait for it) */
-void run_say_tracing(const char *what, const struct common_opts *o);
 /* A run_opts.poll for a libbpf ring_buffer (ctx is the ring_buffer) */
 int run_poll_ringbuf(void *rb, int timeout_ms);
 /* The --check verdict line: "WHAT by WHO in N s", N being the -d duration

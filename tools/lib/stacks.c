@@ -1,43 +1,63 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <linux/types.h>
 #include "stacks.h"
-#include "common.h"
+#include "stackstore.h"
+#include "stackeng.h"
+#include "msg.h"
+#include "bpfload.h"
+#include "clock.h"
 #include "escape.h"
 #include "blazesym.h"
 #include "announce.h"
 #include "json.h"
 #include "opts.h"
 #include "run.h"
+#include "xalloc.h"
+#include "hashmap.h"
+#include "vec.h"
+#include "dwarf.h"
 
+#include <bpf/bpf.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* An open-addressing table: (pid, addr) -> interned name.  Kernel
+/* The image numbers of the kernel half are the symbolizer's */
+_Static_assert(IMAGE_EXEC_BITS == BLAZE_IMAGE_EXEC_BITS &&
+	       IMAGE_START_SHIFT == BLAZE_IMAGE_START_SHIFT,
+	       "bpf/announce.h and blazesym.h lay images out alike");
+
+/* The cache of names: (pid, image, addr) -> interned name.  Kernel
  * addresses use pid KPID. */
 #define KPID UINT32_MAX
 
-struct name_ent {
-	uint64_t addr;
-	uint64_t image;
-	uint32_t pid;
-	bool used;
-	const char *name;
+struct name_key {
+	uint64_t addr, image, pid;
 };
 
-struct intern_ent {
-	uint64_t hash;
-	char *s;
+#define NAME_KEY(pid_, image_, addr_) \
+	(&(struct name_key){ .addr = (addr_), .image = (image_), .pid = (pid_) })
+
+/* What the cache holds of one address: its name and its mapping */
+struct name_val {
+	const char *name;
+	const struct stack_module *mod;
 };
+
+_Static_assert(STACK_BUILD_ID_MAX == BLAZE_BUILD_ID_MAX, "one build id size");
 
 struct stacksym {
 	blaze_symbolizer *sym;
-	struct name_ent *names;
-	size_t names_cap, names_n;
-	struct intern_ent *strs;
-	size_t strs_cap, strs_n;
+	struct hashmap *names;	/* struct name_key -> struct name_val */
+	struct hashmap *strs;	/* the interned names: their keys */
+	struct hashmap *mods;	/* the interned mappings: their keys */
+	const char *unknown;	/* "[unknown]", interned */
 	struct stacksym_stats st;
 	uint64_t capture_until;	/* while capturing during tracing: its deadline */
 	bool capturing;
+	pthread_t kload;	/* loading the kernel's symbols, when kloading */
+	bool kloading;
 	bool slow_said;		/* "still naming frames" said */
 	int khidden;		/* kernel addresses hidden: -1 not known yet */
 };
@@ -49,103 +69,10 @@ struct stacksym {
 /* After the stop, naming frames longer than this is said */
 #define REPORT_SLOW_NS 1000000000ull
 
-static uint64_t hash64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
-static void *xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n, sz);
-
-	if (!p) {
-		msg_warn("out of memory");
-		exit(EXIT_UNSUPPORTED);
-	}
-	return p;
-}
-
+/* Equal names are one string, that lives as long as s */
 static const char *intern(struct stacksym *s, const char *str)
 {
-	uint64_t h = hash_str(str);
-	size_t i;
-
-	if (2 * (s->strs_n + 1) > s->strs_cap) {
-		size_t cap = s->strs_cap ? s->strs_cap * 2 : 1024;
-		struct intern_ent *t = xcalloc(cap, sizeof(*t));
-
-		for (size_t k = 0; k < s->strs_cap; k++) {
-			if (!s->strs[k].s)
-				continue;
-			for (i = s->strs[k].hash & (cap - 1); t[i].s; i = (i + 1) & (cap - 1))
-				;
-			t[i] = s->strs[k];
-		}
-		free(s->strs);
-		s->strs = t;
-		s->strs_cap = cap;
-	}
-	for (i = h & (s->strs_cap - 1); s->strs[i].s; i = (i + 1) & (s->strs_cap - 1))
-		if (s->strs[i].hash == h && !strcmp(s->strs[i].s, str))
-			return s->strs[i].s;
-	s->strs[i].hash = h;
-	s->strs[i].s = strdup(str);
-	if (!s->strs[i].s) {
-		msg_warn("out of memory");
-		exit(EXIT_UNSUPPORTED);
-	}
-	s->strs_n++;
-	return s->strs[i].s;
-}
-
-static uint64_t name_hash(uint32_t pid, uint64_t image, uint64_t addr)
-{
-	return hash64(addr ^ ((uint64_t)pid << 40) ^ (image * 0x9e3779b97f4a7c15ULL));
-}
-
-static struct name_ent *name_slot(struct stacksym *s, uint32_t pid, uint64_t image,
-				  uint64_t addr)
-{
-	size_t i;
-
-	if (2 * (s->names_n + 1) > s->names_cap) {
-		size_t cap = s->names_cap ? s->names_cap * 2 : 4096;
-		struct name_ent *t = xcalloc(cap, sizeof(*t));
-
-		for (size_t k = 0; k < s->names_cap; k++) {
-			struct name_ent *e = &s->names[k];
-
-			if (!e->used)
-				continue;
-			for (i = name_hash(e->pid, e->image, e->addr) & (cap - 1);
-			     t[i].used; i = (i + 1) & (cap - 1))
-				;
-			t[i] = *e;
-		}
-		free(s->names);
-		s->names = t;
-		s->names_cap = cap;
-	}
-	for (i = name_hash(pid, image, addr) & (s->names_cap - 1);
-	     s->names[i].used; i = (i + 1) & (s->names_cap - 1))
-		if (s->names[i].addr == addr && s->names[i].pid == pid &&
-		    s->names[i].image == image)
-			return &s->names[i];
-	return &s->names[i];
+	return hashmap_key(s->strs, hashmap_get_blob(s->strs, str, strlen(str) + 1, NULL));
 }
 
 /* The report's frames take long to name: say so once, and how to quit */
@@ -189,6 +116,37 @@ static void sym_notice(void *ctx, const char *msg)
 	msg_warn("%s", msg);
 }
 
+static void *kernel_loader(void *ctx)
+{
+	blaze_symbolize_src_kernel src = { .type_size = sizeof(src) };
+	struct stacksym *s = ctx;
+
+	blaze_symbolize_kernel_preload(s->sym, &src);
+	return NULL;
+}
+
+void stacksym_want_kernel(struct stacksym *s)
+{
+	sigset_t all, old;
+
+	if (s->kloading)
+		return;
+	/* the signals stay the main thread's (the run loop's) */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	s->kloading = !pthread_create(&s->kload, NULL, kernel_loader, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* The loading done (the first kernel look-up waits for it, rather than
+ * read the file again) */
+static void kernel_loaded(struct stacksym *s)
+{
+	if (s->kloading)
+		pthread_join(s->kload, NULL);
+	s->kloading = false;
+}
+
 struct stacksym *stacksym_new(bool code_info)
 {
 	struct stacksym *s = xcalloc(1, sizeof(*s));
@@ -205,6 +163,10 @@ struct stacksym *stacksym_new(bool code_info)
 		exit(EXIT_UNSUPPORTED);
 	}
 	s->khidden = -1;
+	s->names = hashmap_new(sizeof(struct name_key), sizeof(struct name_val));
+	s->strs = hashmap_new(0, 0);
+	s->mods = hashmap_new(sizeof(struct stack_module), 1);
+	s->unknown = intern(s, "[unknown]");
 	blaze_symbolizer_set_interrupt(s->sym, sym_interrupt, s);
 	blaze_symbolizer_set_notify(s->sym, sym_notice, s);
 	return s;
@@ -214,11 +176,11 @@ void stacksym_free(struct stacksym *s)
 {
 	if (!s)
 		return;
+	kernel_loaded(s);
 	blaze_symbolizer_free(s->sym);
-	for (size_t i = 0; i < s->strs_cap; i++)
-		free(s->strs[i].s);
-	free(s->strs);
-	free(s->names);
+	hashmap_free(s->strs);
+	hashmap_free(s->mods);
+	hashmap_free(s->names);
 	free(s);
 }
 
@@ -288,19 +250,40 @@ static const char *sym_name(struct stacksym *s, const blaze_sym *b, bool kernel)
 		snprintf(buf, sizeof(buf), "[%s]", basename_of(b->module));
 		return intern(s, buf);
 	}
-	return intern(s, "[unknown]");
+	return s->unknown;
+}
+
+/* The file mapping of one user address, interned; NULL when none */
+static const struct stack_module *sym_module(struct stacksym *s, const blaze_sym *b)
+{
+	struct stack_module m;
+
+	if (!b->module || !b->map_end)
+		return NULL;
+	memset(&m, 0, sizeof(m));
+	m.path = intern(s, b->module);
+	m.start = b->map_start;
+	m.end = b->map_end;
+	m.off = b->map_off;
+	m.build_id_len = b->build_id_len;
+	memcpy(m.build_id, b->build_id, b->build_id_len);
+	return hashmap_key(s->mods, hashmap_get(s->mods, &m, NULL));
 }
 
 /* A broken frame-pointer chain can loop on one bad address: a run of
- * [unknown] frames says no more than one.  Then count what is named. */
-static int finish(struct stacksym *s, bool kernel, const char **out, int len)
+ * [unknown] frames says no more than one.  Then count what is named.
+ * locs, when given, follows out. */
+static int finish(struct stacksym *s, bool kernel, const char **out, struct frame_loc *locs,
+		  int len)
 {
-	const char *unknown = intern(s, "[unknown]");
+	const char *unknown = s->unknown;
 	int n = 0;
 
 	for (int i = 0; i < len; i++) {
 		if (n && out[i] == unknown && out[n - 1] == unknown)
 			continue;
+		if (locs)
+			locs[n] = locs[i];
 		out[n++] = out[i];
 	}
 	for (int i = 0; i < n; i++) {
@@ -332,10 +315,11 @@ static bool kernel_hidden(struct stacksym *s)
 	return s->khidden;
 }
 
-/* Resolve n addresses (leaf first) into out (root first).  Return
- * addresses (all but the leaf) are looked up at addr - 1, inside the call. */
+/* Resolve n addresses (leaf first) into out (root first), and into locs
+ * (when not NULL) where each is.  Return addresses (all but the leaf)
+ * are looked up at addr - 1, inside the call. */
 static int resolve(struct stacksym *s, uint32_t pid, uint64_t image, const __u64 *ips,
-		   int n, const char **out)
+		   int n, const char **out, struct frame_loc *locs)
 {
 	uint64_t addrs[STACK_FRAMES_MAX], miss[STACK_FRAMES_MAX];
 	int idx[STACK_FRAMES_MAX], nmiss = 0, len = 0;
@@ -345,21 +329,25 @@ static int resolve(struct stacksym *s, uint32_t pid, uint64_t image, const __u64
 	for (len = 0; len < n && len < STACK_FRAMES_MAX && ips[len]; len++)
 		addrs[len] = len ? ips[len] - 1 : ips[len];
 	for (int i = 0; i < len; i++) {
-		struct name_ent *e = name_slot(s, pid, image, addrs[i]);
+		const struct name_val *nv = hashmap_lookup(s->names, NAME_KEY(pid, image, addrs[i]));
 
-		if (e->used) {
-			out[len - 1 - i] = e->name;
+		if (locs)
+			locs[len - 1 - i] = (struct frame_loc){ .addr = addrs[i],
+								.mod = nv ? nv->mod : NULL };
+		if (nv) {
+			out[len - 1 - i] = nv->name;
 			continue;
 		}
 		idx[nmiss] = i;
 		miss[nmiss++] = addrs[i];
 	}
 	if (!nmiss)
-		return finish(s, kernel, out, len);
+		return finish(s, kernel, out, locs, len);
 	say_if_slow(s);
 	if (kernel) {
 		blaze_symbolize_src_kernel src = { .type_size = sizeof(src) };
 
+		kernel_loaded(s);
 		r = blaze_symbolize_kernel_abs_addrs(s->sym, &src, miss, nmiss);
 	} else {
 		blaze_symbolize_src_process src = {
@@ -373,45 +361,43 @@ static int resolve(struct stacksym *s, uint32_t pid, uint64_t image, const __u64
 		r = blaze_symbolize_process_abs_addrs(s->sym, &src, miss, nmiss);
 	}
 	for (int k = 0; k < nmiss; k++) {
+		const struct stack_module *mod = NULL;
 		const char *name;
-		struct name_ent *e;
 
 		if (r && (size_t)k < r->cnt) {
 			name = sym_name(s, &r->syms[k], kernel);
+			if (!kernel)
+				mod = sym_module(s, &r->syms[k]);
 			if (kernel && !r->syms[k].name && kernel_hidden(s))
 				s->st.kernel_hidden++;
 			else if (!r->syms[k].name && r->syms[k].reason < STACKSYM_REASONS)
 				s->st.reasons[r->syms[k].reason]++;
 		} else {
-			name = intern(s, "[unknown]");
+			name = s->unknown;
 		}
 		out[len - 1 - idx[k]] = name;
+		if (locs)
+			locs[len - 1 - idx[k]].mod = mod;
 		/* user names are cached only when found: a miss may be a
 		 * library loaded later, or JIT code not yet in the perf map */
-		if (kernel || (r && r->syms[k].name)) {
-			e = name_slot(s, pid, image, miss[k]);
-			e->used = true;
-			e->pid = pid;
-			e->image = image;
-			e->addr = miss[k];
-			e->name = name;
-			s->names_n++;
-		}
+		if (kernel || (r && r->syms[k].name))
+			*(struct name_val *)hashmap_get(s->names, NAME_KEY(pid, image, miss[k]),
+							NULL) = (struct name_val){ name, mod };
 	}
 	blaze_syms_free(r);
-	return finish(s, kernel, out, len);
+	return finish(s, kernel, out, locs, len);
 }
 
 int stacksym_user_image(struct stacksym *s, uint32_t pid, uint64_t image,
 			const __u64 *ips, int n, const char **out)
 {
-	return resolve(s, pid, image, ips, n, out);
+	return resolve(s, pid, image, ips, n, out, NULL);
 }
 
 int stacksym_user(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
 		  const char **out)
 {
-	return resolve(s, pid, 0, ips, n, out);
+	return resolve(s, pid, 0, ips, n, out, NULL);
 }
 
 static bool is_tracing_frame(const char *n)
@@ -432,15 +418,21 @@ static bool is_tracing_frame(const char *n)
 	return false;
 }
 
-int stacksym_kernel(struct stacksym *s, const __u64 *ips, int n,
-		    const char **out)
+static int kernel_at(struct stacksym *s, const __u64 *ips, int n, const char **out,
+		     struct frame_loc *locs)
 {
-	int len = resolve(s, KPID, 0, ips, n, out), drop = 0;
+	int len = resolve(s, KPID, 0, ips, n, out, locs), drop = 0;
 
 	/* out is root first: the machinery sits at the end (leaf side) */
 	while (drop < len && is_tracing_frame(out[len - 1 - drop]))
 		drop++;
 	return len - drop;
+}
+
+int stacksym_kernel(struct stacksym *s, const __u64 *ips, int n,
+		    const char **out)
+{
+	return kernel_at(s, ips, n, out, NULL);
 }
 
 void stacksym_stats(const struct stacksym *s, struct stacksym_stats *st)
@@ -505,13 +497,212 @@ void stacksym_report(const struct stacksym *s)
 	}
 }
 
+/* ---- text built in memory, then written at once ---- */
+
+struct sbuf {
+	char *p;
+	size_t n, cap;
+};
+
+static void sb_put(struct sbuf *b, const char *s, size_t n)
+{
+	array_reserve(b->p, b->cap, b->n + n + 1);
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = 0;
+}
+
+/* s escaped (escape.h); with semi, a ';' is written ':' */
+static void sb_esc(struct sbuf *b, const char *s, bool semi)
+{
+	size_t n = strlen(s);
+
+	/* room for the worst case at once: an escape takes at most four
+	 * bytes per byte it stands for ("\xNN") */
+	array_reserve(b->p, b->cap, b->n + 4 * n + 1);
+	for (size_t i = 0; i < n;) {
+		size_t run = esc_plain_len(s + i, n - i), used, l;
+		const char *c = semi ? memchr(s + i, ';', run) : NULL;
+
+		if (c)
+			run = (size_t)(c - (s + i));
+		if (run) {
+			memcpy(b->p + b->n, s + i, run);
+			b->n += run;
+			i += run;
+		} else if (semi && s[i] == ';') {
+			b->p[b->n++] = ':';
+			i++;
+		} else {
+			l = esc_step(s + i, n - i, b->p + b->n, &used);
+			b->n += l;
+			i += used;
+		}
+	}
+	b->p[b->n] = 0;
+}
+
 void stack_print_frames(FILE *f, const char *indent, const char *const *fr, int n)
 {
+	/* one write per stack, not three per frame (the report prints
+	 * thousands); kept for the next stack */
+	static struct sbuf b;
+	size_t il = strlen(indent);
+
+	b.n = 0;
 	for (int i = n - 1; i >= 0; i--) {
-		fputs(indent, f);
-		esc_fputs(fr[i], f);
-		fputc('\n', f);
+		sb_put(&b, indent, il);
+		sb_esc(&b, fr[i], false);
+		sb_put(&b, "\n", 1);
 	}
+	if (b.n)
+		fwrite(b.p, 1, b.n, f);
+}
+
+/* ---- one record's stacks ---- */
+
+/* The scheduler's own functions: what the kernel's in_sched_functions()
+ * calls so (its .sched.text and .spinlock.text), from /proc/kallsyms,
+ * read once, up to the four symbols */
+static bool in_sched_text(__u64 a)
+{
+	static const char *const names[4] = { "__sched_text_start", "__sched_text_end",
+					      "__lock_text_start", "__lock_text_end" };
+	static __u64 at[4];
+	static bool read;
+
+	if (!read) {
+		char line[512];
+		FILE *f = fopen("/proc/kallsyms", "re");
+		int found = 0;
+
+		read = true;
+		while (f && found < 4 && fgets(line, sizeof(line), f)) {
+			unsigned long long addr;
+			char type, name[128];
+
+			if (sscanf(line, "%llx %c %127s", &addr, &type, name) != 3)
+				continue;
+			for (int k = 0; k < 4; k++)
+				if (!at[k] && !strcmp(name, names[k])) {
+					at[k] = addr;
+					found++;
+				}
+		}
+		if (f)
+			fclose(f);
+	}
+	return (a >= at[0] && a < at[1]) || (a >= at[2] && a < at[3]);
+}
+
+static int kernel_frames(struct stacksym *s, struct stackstore *st, const struct stack_ref *r,
+			 struct stack_frames *f, struct stack_locs *l)
+{
+	__u64 ips[STACK_FRAMES_MAX];
+	const __u64 *p;
+	int n, m = 0;
+
+	p = stackstore_get(st, r->kstack, &n);
+	if (!p)
+		return -1;
+	if (n > STACK_FRAMES_MAX)
+		n = STACK_FRAMES_MAX;
+	for (int i = 0; i < n; i++)
+		if (!r->kernel_nosched || !in_sched_text(p[i]))
+			ips[m++] = p[i];
+	return kernel_at(s, ips, m, f->k, l ? l->k : NULL);
+}
+
+void stack_frames_resolve(struct stacksym *s, struct stackstore *st, const struct stack_ref *r,
+			  struct stack_frames *f)
+{
+	stack_frames_resolve_at(s, st, r, f, NULL);
+}
+
+void stack_frames_resolve_at(struct stacksym *s, struct stackstore *st, const struct stack_ref *r,
+			     struct stack_frames *f, struct stack_locs *l)
+{
+	static const struct frame_loc none;
+
+	f->un = f->kn = 0;
+	f->ulost = f->klost = false;
+	if (r->kstack >= STACK_ID_MIN) {
+		int n = kernel_frames(s, st, r, f, l);
+
+		if (n < 0)
+			f->klost = true;
+		else
+			f->kn = n;
+	} else if (r->kstack != STACK_NONE) {
+		f->klost = true;
+	}
+	if (r->dw) {
+		enum dwunw_end end;
+		int n;
+		const __u64 *dips = dwunw_stack(r->dw, (int)r->ustack, &n, &end);
+		const char *mark = dwunw_end_frame(end);
+
+		/* a stack cut short says so at its root end */
+		if (mark) {
+			if (l)
+				l->u[f->un] = none;
+			f->u[f->un++] = mark;
+		}
+		if (n > STACK_FRAMES_MAX)
+			n = STACK_FRAMES_MAX;
+		f->un += resolve(s, r->pid, r->image, dips, n, f->u + f->un,
+				 l ? l->u + f->un : NULL);
+	} else if (r->ustack >= STACK_ID_MIN) {
+		int n;
+		const __u64 *ips = stackstore_get(st, r->ustack, &n);
+
+		if (ips)
+			f->un = resolve(s, r->pid, r->image, ips,
+					n > STACK_FRAMES_MAX ? STACK_FRAMES_MAX : n, f->u,
+					l ? l->u : NULL);
+		else
+			f->ulost = true;
+	} else {
+		f->ulost = r->ustack != STACK_NONE;
+	}
+	if (l) {
+		if (f->ulost)
+			l->u[f->un] = none;
+		if (f->klost)
+			l->k[f->kn] = none;
+	}
+	if (f->ulost)
+		f->u[f->un++] = FRAME_USER_LOST;
+	if (f->klost)
+		f->k[f->kn++] = FRAME_KERNEL_LOST;
+}
+
+int stack_frames_cmp(const struct stack_frames *a, const struct stack_frames *b)
+{
+	int r;
+
+	if (a->kn != b->kn)
+		return a->kn < b->kn ? -1 : 1;
+	if (a->un != b->un)
+		return a->un < b->un ? -1 : 1;
+	r = memcmp(a->k, b->k, a->kn * sizeof(a->k[0]));
+	if (!r)
+		r = memcmp(a->u, b->u, a->un * sizeof(a->u[0]));
+	return r;
+}
+
+void stack_frames_print(FILE *f, const struct stack_frames *fr, bool sep_between)
+{
+	stack_print_frames(f, "    ", fr->k, fr->kn);
+	if (fr->un && (fr->kn || !sep_between))
+		fputs("    --\n", f);
+	stack_print_frames(f, "    ", fr->u, fr->un);
+}
+
+void stack_frames_json(struct json *j, const struct stack_frames *f)
+{
+	json_kv_strs(j, "user_stack", f->u, f->un);
+	json_kv_strs(j, "kernel_stack", f->k, f->kn);
 }
 
 /* ---- folded output ---- */
@@ -522,8 +713,7 @@ struct fline {
 };
 
 struct folded {
-	struct fline *lines;
-	size_t n, cap;
+	VEC(struct fline) lines;
 };
 
 struct folded *folded_new(void)
@@ -535,58 +725,21 @@ void folded_free(struct folded *fo)
 {
 	if (!fo)
 		return;
-	for (size_t i = 0; i < fo->n; i++)
-		free(fo->lines[i].text);
-	free(fo->lines);
+	for (size_t i = 0; i < fo->lines.n; i++)
+		free(fo->lines.v[i].text);
+	vec_free(&fo->lines);
 	free(fo);
-}
-
-struct sbuf {
-	char *p;
-	size_t n, cap;
-};
-
-static void sb_putc(struct sbuf *b, char c)
-{
-	if (b->n + 2 > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 256;
-		char *p = realloc(b->p, cap);
-
-		if (!p) {
-			msg_warn("out of memory");
-			exit(EXIT_UNSUPPORTED);
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	b->p[b->n++] = c;
-	b->p[b->n] = 0;
 }
 
 /* A frame may not hold ';' (the separator, written ':'); the rest of a
  * name is escaped as everywhere else (escape.h): one line per stack */
 static void sb_frame(struct sbuf *b, const char *s, const char *suffix)
 {
-	size_t n = strlen(s);
-
 	if (b->n)
-		sb_putc(b, ';');
-	for (size_t i = 0; i < n;) {
-		char piece[16];
-		size_t used, l;
-
-		if (s[i] == ';') {
-			sb_putc(b, ':');
-			i++;
-			continue;
-		}
-		l = esc_step(s + i, n - i, piece, &used);
-		for (size_t k = 0; k < l; k++)
-			sb_putc(b, piece[k]);
-		i += used;
-	}
-	for (; suffix && *suffix; suffix++)
-		sb_putc(b, *suffix);
+		sb_put(b, ";", 1);
+	sb_esc(b, s, true);
+	if (suffix)
+		sb_put(b, suffix, strlen(suffix));
 }
 
 void folded_add(struct folded *fo, const char *comm, const char **ufr, int un,
@@ -599,20 +752,7 @@ void folded_add(struct folded *fo, const char *comm, const char **ufr, int un,
 		sb_frame(&b, ufr[i], NULL);
 	for (int i = 0; i < kn; i++)
 		sb_frame(&b, kfr[i], "_[k]");
-	if (fo->n == fo->cap) {
-		size_t cap = fo->cap ? fo->cap * 2 : 256;
-		struct fline *p = realloc(fo->lines, cap * sizeof(*p));
-
-		if (!p) {
-			msg_warn("out of memory");
-			exit(EXIT_UNSUPPORTED);
-		}
-		fo->lines = p;
-		fo->cap = cap;
-	}
-	fo->lines[fo->n].text = b.p;
-	fo->lines[fo->n].value = value;
-	fo->n++;
+	vec_push(&fo->lines, ((struct fline){ .text = b.p, .value = value }));
 }
 
 static int fline_cmp(const void *a, const void *b)
@@ -622,14 +762,17 @@ static int fline_cmp(const void *a, const void *b)
 
 void folded_print(struct folded *fo, FILE *f)
 {
-	qsort(fo->lines, fo->n, sizeof(*fo->lines), fline_cmp);
-	for (size_t i = 0; i < fo->n;) {
-		uint64_t v = fo->lines[i].value;
+	struct fline *l = fo->lines.v;
+	size_t n = fo->lines.n;
+
+	qsort(l, n, sizeof(*l), fline_cmp);
+	for (size_t i = 0; i < n;) {
+		uint64_t v = l[i].value;
 		size_t j = i + 1;
 
-		while (j < fo->n && !strcmp(fo->lines[j].text, fo->lines[i].text))
-			v += fo->lines[j++].value;
-		fprintf(f, "%s %llu\n", fo->lines[i].text, (unsigned long long)v);
+		while (j < n && !strcmp(l[j].text, l[i].text))
+			v += l[j++].value;
+		fprintf(f, "%s %llu\n", l[i].text, (unsigned long long)v);
 		i = j;
 	}
 }

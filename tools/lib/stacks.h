@@ -12,7 +12,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define STACK_FRAMES_MAX 127
+#include "stackeng.h"
+
+/* the frames of a stack, at most: the stack engine's */
+#define STACK_FRAMES_MAX STACK_FRAMES
 
 struct stacksym;
 
@@ -22,10 +25,18 @@ void stacksym_free(struct stacksym *s);
  * tracing, a capture is bounded (what it leaves is loaded when the report
  * needs it) and gives up when a stop is asked for (run_exiting). */
 void stacksym_cache_pid(struct stacksym *s, uint32_t pid);
-/* The same for one image of PID: image is the kernel's task->self_exec_id
- * (changed by every exec; 0: not known).  A new image gets its own
- * mappings; the frames of an older one keep theirs. */
+/* The same for one image of PID: image is the process instance and exec
+ * (bpf/announce.h IMAGE_ID; 0: not known).  A new image gets its own
+ * mappings; the frames of an older one keep theirs.  When PID is no
+ * longer the process of image (it exited and its pid went to another),
+ * nothing is captured: those frames stay unnamed, counted. */
 void stacksym_cache_image(struct stacksym *s, uint32_t pid, uint64_t image);
+/* Kernel frames will be named (every record of the tool has a kernel
+ * stack): a thread loads the kernel's symbols now, so that neither the
+ * start, the run loop nor the report waits for /proc/kallsyms (read and
+ * sorted: tens of milliseconds); the first kernel look-up waits for it
+ * to be done. */
+void stacksym_want_kernel(struct stacksym *s);
 /* The same for every -p/-t target of the tool */
 struct common_opts;
 void stacksym_cache_targets(struct stacksym *s, const struct common_opts *o);
@@ -84,5 +95,94 @@ void stack_print_frames(FILE *f, const char *indent, const char *const *fr, int 
  * is dropped silently */
 #define FRAME_USER_LOST "[user stack lost]"
 #define FRAME_KERNEL_LOST "[kernel stack lost]"
+
+/* ---- one record's stacks, resolved ---- */
+
+/* The frames of one record, root first, with the markers of what could
+ * not be taken: FRAME_KERNEL_LOST / FRAME_USER_LOST as the only frame of
+ * a lost stack, and a --dwarf stack cut short begins (root end) with
+ * dwunw_end_frame()'s mark.  Names are the stacksym's. */
+struct stack_frames {
+	const char *u[STACK_FRAMES_MAX + 2];	/* a dwarf mark, then the frames */
+	const char *k[STACK_FRAMES_MAX + 1];
+	int un, kn;
+	bool ulost, klost;	/* the marker is the stack */
+};
+
+/* Where one record's stacks are: ids of the stack engine (bpf/stackeng.h)
+ * in the store, STACK_NONE for a stack not taken (kernel thread,
+ * interrupt, user-mode fault, -u/-k), another mark for a lost one.  With
+ * dw, ustack is instead the id of a stack unwound from a --dwarf sample
+ * (dwunw_stack()).  kernel_nosched: drop the scheduler's own functions
+ * from the kernel stack, as the kernel does when it walks the stack of a
+ * task that is not running (offcputime: the same frames whether its
+ * kernel stacks were taken at switch-out or at switch-in). */
+struct dwunw;
+struct stackstore;
+struct stack_ref {
+	__u64 kstack, ustack;
+	__u32 pid;		/* the process of the user stack */
+	__u64 image;		/* its image (bpf/announce.h exec id), 0: the latest */
+	const struct dwunw *dw;	/* non-NULL: ustack is a dwunw stack id */
+	bool kernel_nosched;
+};
+
+void stack_frames_resolve(struct stacksym *s, struct stackstore *st, const struct stack_ref *r,
+			  struct stack_frames *f);
+
+/* Where frames are, for formats that keep addresses (pprof.h): the
+ * mapping of a user address (interned by the stacksym: equal mappings
+ * are equal pointers), as the process mapped it */
+#define STACK_BUILD_ID_MAX 32
+struct stack_module {
+	const char *path;
+	uint64_t start, end, off;
+	uint8_t build_id[STACK_BUILD_ID_MAX];
+	uint8_t build_id_len;
+	uint8_t pad[7];		/* a hash key: no holes */
+};
+/* addr: the address looked up (a return address less one), 0 for a
+ * marker; mod: NULL for kernel frames, markers and user addresses in
+ * no known file mapping */
+struct frame_loc {
+	uint64_t addr;
+	const struct stack_module *mod;
+};
+/* Parallel to a stack_frames: u[i] is where f->u[i] is, k[i] f->k[i] */
+struct stack_locs {
+	struct frame_loc u[STACK_FRAMES_MAX + 2];
+	struct frame_loc k[STACK_FRAMES_MAX + 1];
+};
+/* stack_frames_resolve(), and l filled when not NULL */
+void stack_frames_resolve_at(struct stacksym *s, struct stackstore *st, const struct stack_ref *r,
+			     struct stack_frames *f, struct stack_locs *l);
+/* The stack_ref of a tool's BPF key: its kstack and ustack, and the
+ * fields that hold the process and its image */
+#define STACK_REF(key, pid_field, image_field, dwarf_dw)			\
+	((struct stack_ref){ .kstack = (key)->kstack, .ustack = (key)->ustack,	\
+			     .pid = (key)->pid_field, .image = (key)->image_field, \
+			     .dw = (dwarf_dw) })
+/* The same frames, kernel then user, name by name (names are interned:
+ * equal names are equal pointers); 0 when identical */
+int stack_frames_cmp(const struct stack_frames *a, const struct stack_frames *b);
+
+/* Plain: the kernel frames, "--", the user frames, each leaf first and
+ * indented by four spaces.  The "--" line stands before any user frames,
+ * or with sep_between only between kernel and user frames. */
+void stack_frames_print(FILE *f, const struct stack_frames *fr, bool sep_between);
+/* JSON: "user_stack": [...], "kernel_stack": [...] (root first).
+ * Folded: folded_add() with f->u, f->un, f->k, f->kn. */
+void stack_frames_json(struct json *j, const struct stack_frames *f);
+
+/* losses_report() hints of the tools that take stacks with the stack
+ * engine (bpf/losses.h kinds); a tool lists its own kinds after these */
+#define STACK_LOSS_HINTS \
+	[LOSS_STACK_RING] = "raise --stack-storage-size", \
+	[LOSS_AGG_FULL] = "raise --max-entries", \
+	[LOSS_USTACK] = STACK_HINT_USTACK, \
+	[LOSS_KSTACK] = "shown as " FRAME_KERNEL_LOST
+#define STACK_HINT_USTACK "shown as " FRAME_USER_LOST
+/* LOSS_RINGBUF where the ring buffer carries only --dwarf samples */
+#define STACK_HINT_DWARF_RINGBUF "--dwarf: lower --stack-copy-size"
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "taskid.h"
-#include "common.h"
+#include "msg.h"
+#include "procfs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,23 +38,20 @@ int task_stat_parse(const char *buf, char *state, uint64_t *start)
  * there only while ID is a thread of TGID */
 static int read_stat(uint32_t tgid, uint32_t id, char *state, uint64_t *start)
 {
-	char path[96], buf[1024];
+	char buf[1024];
 
-	snprintf(path, sizeof(path), "/proc/%u/task/%u/stat", tgid, id);
-	if (read_small_file(path, buf, sizeof(buf)) <= 0)
+	if (proc_read(buf, sizeof(buf), "/proc/%u/task/%u/stat", tgid, id) <= 0)
 		return -1;
 	return task_stat_parse(buf, state, start);
 }
 
 uint32_t tid_tgid(uint32_t id)
 {
-	char path[64], buf[4096], *p;
+	char buf[4096];
 
-	snprintf(path, sizeof(path), "/proc/%u/status", id);
-	if (read_small_file(path, buf, sizeof(buf)) <= 0)
+	if (proc_read(buf, sizeof(buf), "/proc/%u/status", id) <= 0)
 		return 0;
-	p = strstr(buf, "\nTgid:");
-	return p ? (uint32_t)strtoul(p + 6, NULL, 10) : 0;
+	return (uint32_t)status_u64(buf, "Tgid");
 }
 
 int task_id_read(uint32_t id, struct task_id *out)

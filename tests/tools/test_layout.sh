@@ -1,0 +1,40 @@
+# The rules of the house (docs/ARCHITECTURE.md), checked by
+# scripts/check_layout.py: tools/lib/ includes no tool's header, each of its
+# modules serves two tools or more, each tool's main() is 60 lines at most.
+# Then the checker itself, on copies of the tree that break each rule.
+check_layout() { python3 "$ROOT/scripts/check_layout.py" "$1" >"$T/layout.out" 2>&1; }
+
+if check_layout "$ROOT"; then pass "the tree keeps the rules of the house"
+else fail "the tree breaks the rules of the house:"; sed 's/^/#   /' "$T/layout.out"; fi
+
+# a copy of what the checker reads
+copy_tree() {
+	rm -rf "$T/tree" && mkdir -p "$T/tree" && cp -r "$ROOT/tools" "$ROOT/bpf" "$T/tree/"
+}
+
+copy_tree
+echo '#include "model.h"' >>"$T/tree/tools/lib/json.c"
+check_layout "$T/tree"
+check_grep "a shared module that includes a tool's header is named" \
+	'^tools/lib/json.c includes model.h, a header of (hitmtop|schedsilence)$' "$T/layout.out"
+
+copy_tree
+printf '#ifndef ONLY_ONE_H\n#define ONLY_ONE_H\nint only_one(void);\n#endif\n' >"$T/tree/tools/lib/only_one.h"
+printf '#include "only_one.h"\nint only_one(void) { return 1; }\n' >"$T/tree/tools/lib/only_one.c"
+echo '#include "only_one.h"' >>"$T/tree/tools/wakers/wakers.c"
+check_layout "$T/tree"
+check_grep "a shared module that serves one tool is named" \
+	'^tools/lib/only_one is used by wakers only' "$T/layout.out"
+
+copy_tree
+python3 - "$T/tree/tools/offcputime/offcputime.c" <<'PY'
+import re, sys
+p = sys.argv[1]
+s = open(p).read()
+i = s.index("\nint main(")
+j = s.index("{\n", i) + 2
+open(p, "w").write(s[:j] + "\t;\n" * 61 + s[j:])
+PY
+check_layout "$T/tree"
+check_grep "a main() over 60 lines is named with its length" \
+	'^tools/offcputime/offcputime.c: main\(\) is [0-9]+ lines, more than 60$' "$T/layout.out"

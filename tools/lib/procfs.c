@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include "procfs.h"
+#include "msg.h"
+#include "opts.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int proc_read(char *buf, size_t size, const char *fmt, ...)
+{
+	char path[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	return read_small_file(path, buf, size);
+}
+
+int proc_lines_open(struct proc_lines *pl, const char *fmt, ...)
+{
+	char path[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	memset(pl, 0, sizeof(*pl));
+	pl->f = fopen(path, "re");
+	return pl->f ? 0 : -1;
+}
+
+char *proc_lines_next(struct proc_lines *pl)
+{
+	if (pl->f && getline(&pl->line, &pl->len, pl->f) > 0)
+		return pl->line;
+	proc_lines_close(pl);
+	return NULL;
+}
+
+void proc_lines_close(struct proc_lines *pl)
+{
+	if (pl->f)
+		fclose(pl->f);
+	free(pl->line);
+	memset(pl, 0, sizeof(*pl));
+}
+
+bool pid_alive(uint32_t pid)
+{
+	char buf[512], *p;
+
+	if (proc_read(buf, sizeof(buf), "/proc/%u/stat", pid) <= 0)
+		return false;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+void task_comm(uint32_t tid, char *buf, size_t size)
+{
+	int n = proc_read(buf, size, "/proc/%u/comm", tid);
+
+	if (n <= 0) {
+		snprintf(buf, size, "[exited]");
+		return;
+	}
+	if (buf[n - 1] == '\n')
+		buf[n - 1] = 0;
+}
+
+/* The numeric entries of a /proc directory */
+static int list_ids(const char *path, const struct id_list *skip, struct id_list *out)
+{
+	DIR *dir = opendir(path);
+	struct dirent *d;
+
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		char *end;
+		unsigned long id = strtoul(d->d_name, &end, 10);
+
+		if (!isdigit((unsigned char)d->d_name[0]) || *end || !id ||
+		    id > UINT32_MAX || (skip && id_list_has(skip, (uint32_t)id)))
+			continue;
+		id_list_add(out, (uint32_t)id);
+	}
+	closedir(dir);
+	return 0;
+}
+
+void proc_pids(struct id_list *out)
+{
+	list_ids("/proc", NULL, out);
+}
+
+int proc_threads(uint32_t pid, const struct id_list *skip, struct id_list *out)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%u/task", pid);
+	return list_ids(path, skip, out);
+}
+
+const char *status_field(const char *status, const char *name)
+{
+	size_t n = strlen(name);
+
+	/* at the start of a line: the first line is "Name:" and the value
+	 * of a field never holds a newline (the kernel escapes it) */
+	for (const char *p = status; p; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (!strncmp(p, name, n) && p[n] == ':') {
+			p += n + 1;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+uint64_t status_u64(const char *status, const char *name)
+{
+	const char *p = status_field(status, name);
+
+	return p ? strtoull(p, NULL, 10) : 0;
+}
+
+int read_small_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	return (int)n;
+}

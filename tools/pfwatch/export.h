@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* pfwatch --metrics: faults after the warm-up by thread and kind, the
+ * warm-up's by kind, and the targets' memory locking, as Prometheus
+ * metrics (docs/CLI.md, "Metrics").
+ *
+ * A snapshot adds what the drains gathered (aggmap_table), what each CPU
+ * still holds (struct pf_pending) and the --dwarf faults; what sits in
+ * the aggregation map being written (at most a second of faults) comes
+ * with the next drain.  A fault moves from a CPU's pending sum into that
+ * map while the snapshot is taken, so a snapshot can count less than the
+ * one before: every series is published as the highest value it had, and
+ * a counter never goes down. */
+#ifndef PFWATCH_EXPORT_H
+#define PFWATCH_EXPORT_H
+
+#include <linux/types.h>
+#include "metrics_export.h"
+
+struct aggmap;
+struct bpf_map;
+struct collected;
+struct hashmap;
+struct targets;
+
+struct pf_export {
+	struct exporter *e;
+	struct aggmap *counts;
+	struct bpf_map *pending, *losses;
+	const struct collected *c;	/* --dwarf's faults */
+	const struct targets *targets;
+	struct hashmap *series;		/* (tgid, tid) -> the last published */
+	__u64 warm[2];			/* warm-up: minor, major */
+	__u64 read_failed;
+};
+
+/* An exporter_render_fn (ctx: struct pf_export) */
+void pf_export_render(struct mtext *t, void *ctx);
+void pf_export_free(struct pf_export *x);
+
+#endif

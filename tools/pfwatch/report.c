@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* pfwatch's report: the memory locking of the targets, then the faults
+ * after the warm-up and those in it, as text, folded stacks or JSON. */
+#include "report.h"
+#include "collect.h"
+#include "msg.h"
+#include "escape.h"
+#include "json.h"
+#include "lifecycle.h"
+#include "opts.h"
+#include "pprof.h"
+#include "procfs.h"
+#include "run.h"
+#include "stacks.h"
+#include "targets.h"
+#include "vmas.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The frames of an entry: its key's stacks (kstack STACK_NONE: a fault
+ * taken in user mode has no kernel stack), the user one unwound with
+ * --dwarf when the entry says so */
+static void resolve(struct stacksym *sym, struct stackstore *st, struct dwunw *dw,
+		    const struct pf_key *key, bool dwarf, struct stack_frames *f,
+		    struct stack_locs *l)
+{
+	struct stack_ref r = STACK_REF(key, tgid, exec_id, dwarf ? dw : NULL);
+
+	if (dwarf)
+		r.ustack -= STACK_ID_MIN;
+	stack_frames_resolve_at(sym, st, &r, f, l);
+}
+
+/* The mappings holding an entry's lowest and highest addresses */
+static void entry_vmas(const struct vmas *v, const struct entry *e,
+		       const struct vma_ent **lo, const struct vma_ent **hi)
+{
+	*lo = vmas_find(v, e->key.tgid, e->key.exec_id, e->val.addr_min);
+	*hi = vmas_find(v, e->key.tgid, e->key.exec_id, e->val.addr_max);
+}
+
+static const char *vma_name(const struct vma_ent *m)
+{
+	return m ? m->name : "[unknown]";
+}
+
+/* seconds into the tracing when m was read (negative: before it) */
+static double since_start(const struct memlock *m)
+{
+	return ((double)m->at_ns - (double)run_start_ns) / 1e9;
+}
+
+static void print_memlock_line(FILE *f, const char *when, const struct memlock *m)
+{
+	if (!m->valid) {
+		fprintf(f, "  %s unknown (/proc could not be read)\n", when);
+		return;
+	}
+	if (!m->vmlck_kb && !m->locked) {
+		fprintf(f, "  %s VmLck 0 kB: memory is not locked (VmRSS %llu kB)\n", when,
+			(unsigned long long)m->vmrss_kb);
+		return;
+	}
+	fprintf(f, "  %s VmLck %llu kB of VmRSS %llu kB; %u of %u mappings locked: %s\n",
+		when, (unsigned long long)m->vmlck_kb, (unsigned long long)m->vmrss_kb,
+		m->locked, m->vmas, memlock_verdict(m));
+}
+
+static void print_memlock(FILE *f, const struct targets *ts)
+{
+	char when[64];
+
+	for (size_t i = 0; i < ts->n; i++) {
+		const struct target *t = &ts->t[i];
+
+		fprintf(f, "Memory locking of process %u (%s):\n", t->pid, ESC(t->comm));
+		print_memlock_line(f, "at start:", &t->start);
+		if (t->ended)
+			snprintf(when, sizeof(when), "last seen (%.1f s, then it exited):",
+				 since_start(&t->last));
+		else
+			snprintf(when, sizeof(when), "at end:  ");
+		print_memlock_line(f, when, &t->last);
+	}
+	if (ts->n)
+		fputc('\n', f);
+}
+
+static void print_plain(const struct vmas *v, const struct stack_frames *f,
+			const struct entry *e)
+{
+	const struct vma_ent *lo, *hi;
+
+	entry_vmas(v, e, &lo, &hi);
+	stack_frames_print(stdout, f, true);
+	printf("    -                %s (%u/%u)\n", ESC(e->val.comm), e->key.tgid, e->key.tid);
+	printf("        %llu fault%s (%llu major, %llu minor) in %s mode\n",
+	       (unsigned long long)(e->val.major + e->val.minor),
+	       e->val.major + e->val.minor == 1 ? "" : "s",
+	       (unsigned long long)e->val.major, (unsigned long long)e->val.minor,
+	       e->key.kernel_mode ? "kernel" : "user");
+	printf("        at %#llx..%#llx in ", (unsigned long long)e->val.addr_min,
+	       (unsigned long long)e->val.addr_max);
+	esc_fputs(vma_name(lo), stdout);
+	if (lo && lo == hi)
+		printf(" (%llx-%llx)", (unsigned long long)lo->start,
+		       (unsigned long long)lo->end);
+	else if (lo != hi) {
+		printf(" .. ");
+		esc_fputs(vma_name(hi), stdout);
+	}
+	printf("\n\n");
+}
+
+static void json_vma(struct json *j, const struct vma_ent *m)
+{
+	json_obj_begin(j);
+	json_kv_str(j, "name", vma_name(m));
+	if (m) {
+		json_kv_hex(j, "start", m->start);
+		json_kv_hex(j, "end", m->end);
+	}
+	json_obj_end(j);
+}
+
+static void json_entry(struct json *j, const struct vmas *v, const struct stack_frames *f,
+		       const struct entry *e)
+{
+	const struct vma_ent *lo, *hi;
+
+	entry_vmas(v, e, &lo, &hi);
+	json_obj_begin(j);
+	json_kv_str(j, "comm", e->val.comm);
+	json_kv_u64(j, "pid", e->key.tgid);
+	json_kv_u64(j, "tid", e->key.tid);
+	json_kv_u64(j, "count", e->val.major + e->val.minor);
+	json_kv_u64(j, "major", e->val.major);
+	json_kv_u64(j, "minor", e->val.minor);
+	json_kv_str(j, "mode", e->key.kernel_mode ? "kernel" : "user");
+	json_kv_str(j, "mapping", vma_name(lo));
+	json_key(j, "mappings");
+	json_arr_begin(j);
+	json_vma(j, lo);
+	if (lo != hi)
+		json_vma(j, hi);
+	json_arr_end(j);
+	json_kv_hex(j, "addr_min", e->val.addr_min);
+	json_kv_hex(j, "addr_max", e->val.addr_max);
+	stack_frames_json(j, f);
+	json_obj_end(j);
+}
+
+static void json_memlock(struct json *j, const char *key, const struct memlock *m)
+{
+	json_key(j, key);
+	if (!m->valid) {
+		json_null(j);
+		return;
+	}
+	json_obj_begin(j);
+	json_kv_u64(j, "vmlck_kb", m->vmlck_kb);
+	json_kv_u64(j, "vmrss_kb", m->vmrss_kb);
+	json_kv_u64(j, "mappings", m->vmas);
+	json_kv_u64(j, "locked_mappings", m->locked);
+	json_kv_bool(j, "locked", m->vmlck_kb || m->locked);
+	json_kv_bool(j, "mlockall", memlock_all(m));
+	json_kv_str(j, "verdict", memlock_verdict(m));
+	json_kv_double(j, "at_s", since_start(m));
+	json_obj_end(j);
+}
+
+static void json_head(struct json *j, const struct report_in *r)
+{
+	envelope_duration(j);
+	json_kv_double(j, "warmup_s", r->warmup);
+	json_kv_str(j, "events", r->task_mode ? "per-thread" : "per-cpu");
+	json_key(j, "targets");
+	json_arr_begin(j);
+	for (size_t i = 0; i < r->targets->n; i++) {
+		const struct target *t = &r->targets->t[i];
+
+		json_obj_begin(j);
+		json_kv_u64(j, "pid", t->pid);
+		json_kv_str(j, "comm", t->comm);
+		json_kv_bool(j, "exited", t->ended);
+		json_memlock(j, "memlock_start", &t->start);
+		json_memlock(j, "memlock_end", &t->last);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "totals");
+	json_obj_begin(j);
+	json_kv_u64(j, "faults", r->c->major[0] + r->c->minor[0]);
+	json_kv_u64(j, "major", r->c->major[0]);
+	json_kv_u64(j, "minor", r->c->minor[0]);
+	json_kv_u64(j, "warmup_faults", r->c->major[1] + r->c->minor[1]);
+	json_kv_u64(j, "warmup_major", r->c->major[1]);
+	json_kv_u64(j, "warmup_minor", r->c->minor[1]);
+	json_obj_end(j);
+}
+
+static void json_tail(struct json *j, const struct report_in *r)
+{
+	envelope_losses_begin(j, r->losses);
+	json_kv_u64(j, "faults_not_seen", r->missed);
+	json_obj_end(j);
+	json_key(j, "faults_counted_by_kernel");	/* null: not comparable */
+	if (r->kernel_count_valid)
+		json_u64(j, r->kernel_count);
+	else
+		json_null(j);
+	json_kv_u64(j, "duplicates_skipped", r->stats[PF_STAT_DUP]);
+	json_key(j, "frames");
+	stacksym_json_stats(j, r->sym);
+}
+
+static void plain_totals(const struct report_in *r)
+{
+	const struct collected *c = r->c;
+
+	if (r->warmup > 0)
+		printf("Warm-up (first %g s): %llu faults (%llu major, %llu minor), "
+		       "not violations\n", r->warmup,
+		       (unsigned long long)(c->major[1] + c->minor[1]),
+		       (unsigned long long)c->major[1], (unsigned long long)c->minor[1]);
+	printf("%s: %llu faults (%llu major, %llu minor)", r->warmup > 0 ?
+	       "After warm-up" : "Page faults",
+	       (unsigned long long)(c->major[0] + c->minor[0]),
+	       (unsigned long long)c->major[0], (unsigned long long)c->minor[0]);
+	if (c->stacks[0])
+		printf(" from %zu stack%s:\n\n", c->stacks[0], c->stacks[0] == 1 ? "" : "s");
+	else
+		printf("\n\n");
+}
+
+/* The last image of tgid seen in the entries */
+static __u64 last_image(const struct collected *c, __u32 tgid)
+{
+	__u64 image = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->e[i].key.tgid == tgid && c->e[i].key.exec_id > image)
+			image = c->e[i].key.exec_id;
+	return image;
+}
+
+/* Addresses in mappings made after the last capture (the process mapped
+ * them in a region it had faulted in before, or after an exec): read the
+ * maps of the processes still alive once more, for their last image only
+ * (an older one is no longer there to read) */
+static void name_late_mappings(struct vmas *v, const struct collected *c)
+{
+	struct id_list done = { 0 };
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct entry *e = &c->e[i];
+
+		if (id_list_has(&done, e->key.tgid) ||
+		    (vmas_find(v, e->key.tgid, e->key.exec_id, e->val.addr_min) &&
+		     vmas_find(v, e->key.tgid, e->key.exec_id, e->val.addr_max)) ||
+		    e->key.exec_id != last_image(c, e->key.tgid))
+			continue;
+		id_list_add(&done, e->key.tgid);
+		if (pid_alive(e->key.tgid))
+			vmas_capture(v, e->key.tgid, e->key.exec_id);
+	}
+	id_list_free(&done);
+}
+
+/* --pprof: the faults after the warm-up (the violations, as -f has
+ * them), faults/count, by thread and stacks */
+static void pprof_faults(const struct report_in *r)
+{
+	static const char *const types[][2] = { { "faults", "count" } };
+	const struct collected *c = r->c;
+	struct pprof *pp = pprof_run_new(types, 1);
+	struct stack_frames *f = xcalloc(1, sizeof(*f));
+	struct stack_locs *l = xcalloc(1, sizeof(*l));
+	struct pprof_label lb[PPROF_LABELS];
+
+	for (size_t i = 0; i < c->n && !c->e[i].key.warmup; i++) {
+		const struct entry *e = &c->e[i];
+		int64_t v = (int64_t)(e->val.major + e->val.minor);
+
+		resolve(r->sym, r->stacks, c->dw, &e->key, e->dwarf, f, l);
+		pprof_add(pp, f, l, &v, lb, pprof_task_labels(lb, e->key.tgid, e->key.tid,
+							       e->val.comm));
+	}
+	pprof_finish(pp, r->pprof);
+	pprof_free(pp);
+	free(l);
+	free(f);
+}
+
+void report_faults(const struct report_in *r)
+{
+	struct collected *c = r->c;
+	struct folded *fo = NULL;
+	struct stack_frames *f = xcalloc(1, sizeof(*f));
+	bool in_warmup = false;
+	struct json j;
+
+	collected_sort(c);
+	name_late_mappings(r->vmas, c);
+	if (r->pprof)
+		pprof_faults(r);
+	/* --pprof -: stdout is the profile's alone */
+	if (r->pprof == stdout) {
+		free(f);
+		return;
+	}
+	if (r->folded) {
+		fo = folded_new();
+		print_memlock(stderr, r->targets);
+	} else if (r->json) {
+		envelope_begin(&j);
+		json_head(&j, r);
+		json_key(&j, "faults");
+		json_arr_begin(&j);
+	} else {
+		print_memlock(stdout, r->targets);
+		plain_totals(r);
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		const struct entry *e = &c->e[i];
+
+		if (e->key.warmup && !in_warmup) {
+			in_warmup = true;
+			if (fo)
+				break;	/* folded: violations only */
+			if (r->json) {
+				json_arr_end(&j);
+				json_key(&j, "warmup_faults");
+				json_arr_begin(&j);
+			} else {
+				printf("Warm-up faults:\n\n");
+			}
+		}
+		resolve(r->sym, r->stacks, c->dw, &e->key, e->dwarf, f, NULL);
+		if (fo)
+			folded_add(fo, e->val.comm, f->u, f->un, f->k, f->kn,
+				   e->val.major + e->val.minor);
+		else if (r->json)
+			json_entry(&j, r->vmas, f, e);
+		else
+			print_plain(r->vmas, f, e);
+		if (ferror(stdout))
+			break;
+	}
+	if (fo) {
+		folded_print(fo, stdout);
+		folded_free(fo);
+	} else if (r->json) {
+		json_arr_end(&j);
+		if (!in_warmup) {
+			json_key(&j, "warmup_faults");
+			json_arr_begin(&j);
+			json_arr_end(&j);
+		}
+		json_tail(&j, r);
+		envelope_end(&j);
+	}
+	free(f);
+}

@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* schedsilence's report: the verdict of each watched CPU, the intruders
+ * and their fixes, the IPI senders, what /proc says over the same window,
+ * the configuration and the timeline, as text or as JSON. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "msg.h"
+#include "preempt.h"
+#include "lifecycle.h"
+#include "json.h"
+#include "blazesym.h"
+#include "escape.h"
+#include "report.h"
+
+#define MAX_FIXES_SHOWN 20	/* plain output; JSON has one per intruder */
+
+/* ---- symbols of work functions, hrtimer callbacks and IPI call sites ---- */
+
+static void name_addr(blaze_symbolizer *sym, uint64_t addr, char *out, size_t size)
+{
+	blaze_symbolize_src_kernel src = { .type_size = sizeof(src) };
+	const blaze_syms *r = NULL;
+
+	if (!addr) {
+		snprintf(out, size, "-");
+		return;
+	}
+	if (sym)
+		r = blaze_symbolize_kernel_abs_addrs(sym, &src, &addr, 1);
+	if (r && r->cnt == 1 && r->syms[0].name)
+		snprintf(out, size, "%s", r->syms[0].name);
+	else
+		snprintf(out, size, "0x%llx", (unsigned long long)addr);
+	blaze_syms_free(r);
+}
+
+void report_name_all(struct silence *s)
+{
+	blaze_symbolizer *sym = blaze_symbolizer_new();
+
+	for (size_t i = 0; i < s->nrows; i++)
+		if (s->rows[i].kind == SK_WORKQUEUE || s->rows[i].kind == SK_HRTIMER)
+			name_addr(sym, s->rows[i].addr, s->rows[i].name, sizeof(s->rows[i].name));
+	for (size_t i = 0; i < s->nsenders; i++) {
+		name_addr(sym, s->senders[i].callsite, s->senders[i].site_name,
+			  sizeof(s->senders[i].site_name));
+		name_addr(sym, s->senders[i].callback, s->senders[i].callback_name,
+			  sizeof(s->senders[i].callback_name));
+	}
+	blaze_symbolizer_free(sym);
+}
+
+
+/* ---- output ---- */
+
+static void fmt_dur(uint64_t ns, char *buf, size_t size)
+{
+	if (ns < 10000)
+		snprintf(buf, size, "%lluns", (unsigned long long)ns);
+	else if (ns < 10000000)
+		snprintf(buf, size, "%.1fus", ns / 1e3);
+	else if (ns < 10000000000ull)
+		snprintf(buf, size, "%.1fms", ns / 1e6);
+	else
+		snprintf(buf, size, "%.2fs", ns / 1e9);
+}
+
+static void fmt_wall(uint64_t ns, char *buf, size_t size)
+{
+	time_t sec = (time_t)(ns / 1000000000ull);
+	struct tm tm;
+	char t[32];
+
+	gmtime_r(&sec, &tm);
+	strftime(t, sizeof(t), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, size, "%s.%06lluZ", t, (unsigned long long)(ns % 1000000000ull) / 1000);
+}
+
+static const char *row_id(const struct intruder *r, char *buf, size_t size)
+{
+	if (r->id == SILENCE_NO_ID || r->kind == SK_TIMER_TICK || r->kind == SK_IPI)
+		return "-";
+	snprintf(buf, size, "%u", r->id);
+	return buf;
+}
+
+static void print_verdicts(const struct report *rp)
+{
+	const struct silence *s = rp->s;
+
+	for (size_t i = 0; i < s->ncpus; i++) {
+		uint32_t cpu = s->cpus[i].cpu;
+		size_t k;
+		uint64_t n = silence_cpu_events(s, cpu, &k);
+
+		if (silence_cpu_silent(s, cpu, rp->total_losses))
+			printf("cpu %u: SILENT for %.1f s\n", cpu, rp->duration_s);
+		else if (!n)
+			printf("cpu %u: NOT PROVEN SILENT: %llu events were lost in %.1f s\n",
+			       cpu, (unsigned long long)rp->total_losses, rp->duration_s);
+		else
+			printf("cpu %u: NOT SILENT: %llu events from %zu intruder%s in %.1f s\n",
+			       cpu, (unsigned long long)n, k, k == 1 ? "" : "s",
+			       rp->duration_s);
+	}
+}
+
+static void print_table(const struct report *rp)
+{
+	const struct silence *s = rp->s;
+	uint64_t t0 = s->cfg.start_ts;
+	char id[16], tot[24], max[24];
+
+	if (!s->nrows)
+		return;
+	printf("\n%-4s %-10s %-24s %8s %8s %10s %10s %11s %11s\n", "CPU", "KIND", "NAME",
+	       "ID", "COUNT", "TOTAL", "MAX", "FIRST(s)", "LAST(s)");
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct intruder *r = &s->rows[i];
+
+		if (!r->count)
+			continue;
+		fmt_dur(r->total_ns, tot, sizeof(tot));
+		fmt_dur(r->max_ns, max, sizeof(max));
+		printf("%-4u %-10s %s %8s %8llu %10s %10s %11.6f %11.6f%s\n", r->cpu,
+		       silence_kind_name(r->kind), ESC_COL(r->name, 24), row_id(r, id, sizeof(id)),
+		       (unsigned long long)r->count, tot, max,
+		       r->first_ts > t0 ? (r->first_ts - t0) / 1e9 : 0.0,
+		       r->last_ts > t0 ? (r->last_ts - t0) / 1e9 : 0.0,
+		       r->running_at_end ? "  (running at the end)" :
+		       r->running_at_start ? "  (running at the start)" : "");
+	}
+}
+
+static void print_fixes(const struct report *rp)
+{
+	const struct silence *s = rp->s;
+	char fix[1024], prev[1024] = "", id[16];
+	size_t shown = 0, more = 0;
+
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct intruder *r = &s->rows[i];
+
+		if (!r->count)
+			continue;
+		if (shown == MAX_FIXES_SHOWN) {
+			more++;
+			continue;
+		}
+		silence_fix(r, &rp->cfg, s->cfg.cpus, fix, sizeof(fix));
+		if (!strcmp(fix, prev))
+			continue;
+		if (!shown++)
+			printf("\nFixes:\n");
+		printf("  cpu %u %s %s", r->cpu, silence_kind_name(r->kind), ESC(r->name));
+		if (strcmp(row_id(r, id, sizeof(id)), "-"))
+			printf(" (%s %s)", r->kind == SK_IRQ ? "irq" : r->kind == SK_SOFTIRQ ?
+			       "vector" : "pid", id);
+		printf(": %llu time%s", (unsigned long long)r->count, r->count == 1 ? "" : "s");
+		if (r->kind == SK_TASK && r->preempted)
+			printf(", preempted %llu", (unsigned long long)r->preempted);
+		if (r->kind == SK_TASK && r->wakeups && r->waker_ctx != IRQCTX_TASK)
+			printf(", woken %llu time%s, last by %s",
+			       (unsigned long long)r->wakeups, r->wakeups == 1 ? "" : "s",
+			       irqctx_label(r->waker_ctx));
+		else if (r->kind == SK_TASK && r->wakeups)
+			printf(", woken %llu time%s, last by %s (%u)",
+			       (unsigned long long)r->wakeups, r->wakeups == 1 ? "" : "s",
+			       ESC(r->waker), r->waker_pid);
+		printf("; ");
+		esc_fputs(fix, stdout);
+		printf("\n");
+		snprintf(prev, sizeof(prev), "%s", fix);
+	}
+	if (more)
+		printf("  ... and %zu more intruders (-j gives the fix of each)\n", more);
+}
+
+static void print_senders(const struct report *rp)
+{
+	const struct silence *s = rp->s;
+
+	if (!s->nsenders)
+		return;
+	printf("\nIPIs sent to the watched CPUs:\n  %-4s %8s %-16s %8s  %s\n", "CPU",
+	       "COUNT", "SENDER", "PID", "CALL SITE / CALLBACK");
+	for (size_t i = 0; i < s->nsenders; i++) {
+		const struct ipi_sender *p = &s->senders[i];
+
+		printf("  %-4u %8llu %s %8u  %s / %s\n", p->cpu,
+		       (unsigned long long)p->count, ESC_COL(p->comm, 16), p->pid,
+		       ESC(p->site_name), ESC(p->callback_name));
+	}
+}
+
+/* How much the /proc/interrupts line id moved for watched CPU widx */
+static uint64_t proc_delta(const struct report *rp, size_t widx, const char *id)
+{
+	struct irq_moved *m;
+	size_t n = irq_snap_delta(&rp->before, &rp->after, widx, &m);
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(m[i].id, id))
+			v = m[i].delta;
+	free(m);
+	return v;
+}
+
+/* The vectors whose /proc/interrupts line counts the same thing */
+static const struct {
+	const char *proc;
+	enum ss_vector vec;
+} proc_vectors[] = {
+	{ "LOC", SS_VEC_LOCAL_TIMER },
+	{ "RES", SS_VEC_RESCHEDULE },
+	{ "IWI", SS_VEC_IRQ_WORK },
+	{ "PLT", SS_VEC_X86_PLATFORM_IPI },
+};
+
+static uint64_t vec_count(const struct silence *s, uint32_t cpu, enum ss_vector v)
+{
+	const char *name = silence_vector_name(v);
+
+	for (size_t i = 0; i < s->nrows; i++)
+		if (s->rows[i].cpu == cpu &&
+		    (s->rows[i].kind == SK_TIMER_TICK || s->rows[i].kind == SK_IPI) &&
+		    !strcmp(s->rows[i].name, name))
+			return s->rows[i].count;
+	return 0;
+}
+
+static uint64_t tick_count(const struct silence *s, uint32_t cpu)
+{
+	for (size_t i = 0; i < s->nrows; i++)
+		if (s->rows[i].cpu == cpu && s->rows[i].kind == SK_TIMER_TICK)
+			return s->rows[i].count;
+	return 0;
+}
+
+static void print_corroboration(const struct report *rp)
+{
+	const struct silence *s = rp->s;
+
+	for (size_t w = 0; rp->have_irqs && w < s->ncpus; w++) {
+		struct irq_moved *m;
+		size_t n = irq_snap_delta(&rp->before, &rp->after, w, &m);
+
+		printf("\n/proc/interrupts, CPU %u: %s\n", s->cpus[w].cpu,
+		       n ? "lines that moved" : "nothing moved");
+		for (size_t i = 0; i < n; i++)
+			printf("  %s %+10lld  %s\n", ESC_COL(m[i].id, 6), (long long)m[i].delta,
+			       ESC(m[i].desc));
+		if (n)
+			printf("  (local timer: LOC moved %llu; the tracepoints saw %llu "
+			       "between the readings, %llu from before the first to after "
+			       "the last)\n", (unsigned long long)proc_delta(rp, w, "LOC"),
+			       (unsigned long long)s->cpus[w].vec_inner[SS_VEC_LOCAL_TIMER],
+			       (unsigned long long)tick_count(s, s->cpus[w].cpu));
+		free(m);
+	}
+	if (rp->allowed.n)
+		printf("\nAllowed threads (context switches over the same window, from "
+		       "/proc/TID/status):\n");
+	for (size_t i = 0; i < rp->allowed.n; i++) {
+		const struct allowed_thread *t = &rp->allowed.t[i];
+
+		if (t->gone)
+			printf("  %s tid %-8u exited during the window\n", ESC_COL(t->comm, 16),
+			       t->tid);
+		else
+			printf("  %s tid %-8u +%llu voluntary, +%llu nonvoluntary\n",
+			       ESC_COL(t->comm, 16),
+			       t->tid, (unsigned long long)(t->vol1 - t->vol0),
+			       (unsigned long long)(t->nonvol1 - t->nonvol0));
+	}
+	for (size_t i = 0; i < s->ncpus; i++) {
+		char deps[128];
+
+		if (!s->cpus[i].tick_stop_fail)
+			continue;
+		silence_tick_deps_str(s->cpus[i].tick_deps, deps, sizeof(deps));
+		printf("\ncpu %u: the tick could not stop %llu times; dependencies: %s\n",
+		       s->cpus[i].cpu, (unsigned long long)s->cpus[i].tick_stop_fail, deps);
+	}
+}
+
+static void print_config(const struct report *rp)
+{
+	const struct sys_config *c = &rp->cfg;
+
+	printf("\nConfiguration: isolated=%s nohz_full=%s rcu_nocbs=%s "
+	       "workqueue_cpumask=%s CONFIG_NO_HZ_FULL=%s\n",
+	       c->isolated[0] ? c->isolated : "none",
+	       c->has_nohz_full_file ? (c->nohz_full[0] ? c->nohz_full : "none") : "n/a",
+	       c->cmd[CMD_RCU_NOCBS].has ? c->cmd[CMD_RCU_NOCBS].val : "unset",
+	       c->wq_cpumask[0] ? c->wq_cpumask : "?",
+	       c->kconfig_no_hz_full == 1 ? "y" : c->kconfig_no_hz_full == 0 ? "n" : "?");
+	if (rp->missing_tps[0])
+		printf("Not traced (this kernel lacks the tracepoints): %s\n", rp->missing_tps);
+}
+
+static void print_timeline(const struct report *rp)
+{
+	const struct silence *s = rp->s;
+	char wall[64], dur[24];
+
+	if (!s->cfg.timeline_max)
+		return;
+	printf("\nTimeline (first %llu intruding events%s):\n  %-20s %-27s %-4s %-10s %-24s %s\n",
+	       (unsigned long long)s->cfg.timeline_max,
+	       s->timeline_dropped ? ", more not kept" : "", "MONOTONIC(s)",
+	       "WALL CLOCK (UTC)", "CPU", "KIND", "NAME", "DURATION");
+	for (size_t i = 0; i < s->ntimeline; i++) {
+		const struct timeline_ev *t = &s->timeline[i];
+		const struct intruder *r = &s->rows[t->row];
+
+		fmt_wall(t->ts + rp->wall_offset, wall, sizeof(wall));
+		fmt_dur(t->dur, dur, sizeof(dur));
+		printf("  %-20.9f %-27s %-4u %-10s %s %s\n", t->ts / 1e9, wall, r->cpu,
+		       silence_kind_name(r->kind), ESC_COL(r->name, 24), dur);
+	}
+}
+
+static void json_row(struct json *j, const struct report *rp, const struct intruder *r)
+{
+	char fix[1024];
+
+	json_obj_begin(j);
+	json_kv_u64(j, "cpu", r->cpu);
+	json_kv_str(j, "kind", silence_kind_name(r->kind));
+	json_kv_str(j, "name", r->name);
+	if (r->kind == SK_TASK || r->kind == SK_MIGRATION) {
+		json_kv_u64(j, "pid", r->id);
+		json_kv_bool(j, "kernel_thread", r->kthread);
+	} else if (r->kind == SK_IRQ && r->id != SILENCE_NO_ID) {
+		json_kv_u64(j, "irq", r->id);
+	} else if (r->kind == SK_SOFTIRQ) {
+		json_kv_u64(j, "vector", r->id);
+	} else if (r->kind == SK_WORKQUEUE || r->kind == SK_HRTIMER) {
+		json_kv_hex(j, "function_addr", r->addr);
+	}
+	json_kv_u64(j, "count", r->count);
+	json_kv_u64(j, "total_ns", r->total_ns);
+	json_kv_u64(j, "max_ns", r->max_ns);
+	json_kv_u64(j, "first_mono_ns", r->first_ts);
+	json_kv_u64(j, "last_mono_ns", r->last_ts);
+	if (r->kind == SK_TASK) {
+		json_kv_bool(j, "running_at_start", r->running_at_start);
+		json_kv_bool(j, "running_at_end", r->running_at_end);
+		json_kv_u64(j, "preempted", r->preempted);
+		json_kv_u64(j, "wakeups", r->wakeups);
+		if (r->wakeups) {
+			json_kv_str(j, "last_waker", r->waker);
+			json_kv_u64(j, "last_waker_pid", r->waker_pid);
+			json_kv_str(j, "last_waker_context", irqctx_name(r->waker_ctx));
+		}
+	}
+	if (r->kind == SK_MIGRATION)
+		json_kv_u64(j, "from_cpu", r->from_cpu);
+	silence_fix(r, &rp->cfg, rp->s->cfg.cpus, fix, sizeof(fix));
+	json_kv_str(j, "fix", fix);
+	json_obj_end(j);
+}
+
+static void json_config(struct json *j, const struct report *rp)
+{
+	const struct sys_config *c = &rp->cfg;
+
+	json_key(j, "config");
+	json_obj_begin(j);
+	json_kv_str(j, "online", c->online);
+	json_kv_str(j, "isolated", c->isolated);
+	if (c->has_nohz_full_file)
+		json_kv_str(j, "nohz_full", c->nohz_full);
+	else
+		json_kv_str(j, "nohz_full", "n/a");
+	json_key(j, "cmdline");
+	json_obj_begin(j);
+	for (int i = 0; i < CMD_PARAMS; i++)
+		if (c->cmd[i].has)
+			json_kv_str(j, cmd_param_names[i], c->cmd[i].val);
+	json_obj_end(j);
+	json_kv_str(j, "workqueue_cpumask", c->wq_cpumask);
+	json_kv_str(j, "workqueue_cpulist", c->wq_cpulist);
+	json_kv_str(j, "irq_default_affinity", c->default_affinity);
+	json_kv_i64(j, "config_no_hz_full", c->kconfig_no_hz_full);
+	json_kv_i64(j, "config_rcu_nocb_cpu", c->kconfig_rcu_nocb);
+	json_kv_i64(j, "timer_migration", c->timer_migration);
+	json_kv_str(j, "tracepoints_missing", rp->missing_tps);
+	json_obj_end(j);
+}
+
+static void json_corroboration(struct json *j, const struct report *rp)
+{
+	const struct silence *s = rp->s;
+	char key[16];
+
+	json_key(j, "interrupts_delta");
+	json_obj_begin(j);
+	for (size_t w = 0; rp->have_irqs && w < s->ncpus; w++) {
+		struct irq_moved *m;
+		size_t n = irq_snap_delta(&rp->before, &rp->after, w, &m);
+
+		snprintf(key, sizeof(key), "%u", s->cpus[w].cpu);
+		json_key(j, key);
+		json_arr_begin(j);
+		for (size_t i = 0; i < n; i++) {
+			json_obj_begin(j);
+			json_kv_str(j, "irq", m[i].id);
+			json_kv_str(j, "desc", m[i].desc);
+			json_kv_u64(j, "delta", m[i].delta);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		free(m);
+	}
+	json_obj_end(j);
+	json_key(j, "allowed");
+	json_arr_begin(j);
+	for (size_t i = 0; i < rp->allowed.n; i++) {
+		const struct allowed_thread *t = &rp->allowed.t[i];
+
+		json_obj_begin(j);
+		json_kv_u64(j, "tid", t->tid);
+		json_kv_str(j, "comm", t->comm);
+		json_kv_bool(j, "exited", t->gone);
+		if (!t->gone) {
+			json_kv_u64(j, "voluntary_ctxt_switches", t->vol1 - t->vol0);
+			json_kv_u64(j, "nonvoluntary_ctxt_switches", t->nonvol1 - t->nonvol0);
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+bool report_all_silent(const struct report *rp)
+{
+	for (size_t i = 0; i < rp->s->ncpus; i++)
+		if (!silence_cpu_silent(rp->s, rp->s->cpus[i].cpu, rp->total_losses))
+			return false;
+	return true;
+}
+
+/* The verdict of watched CPU number i, with what corroborates it */
+static void json_verdict(struct json *j, const struct report *rp, size_t i)
+{
+	const struct silence *s = rp->s;
+	const struct silence_cpu *c = &s->cpus[i];
+	size_t k;
+	uint64_t n = silence_cpu_events(s, c->cpu, &k);
+	char deps[128];
+
+	json_obj_begin(j);
+	json_kv_u64(j, "cpu", c->cpu);
+	json_kv_bool(j, "silent", silence_cpu_silent(s, c->cpu, rp->total_losses));
+	json_kv_u64(j, "events", n);
+	json_kv_u64(j, "intruders", k);
+	json_kv_u64(j, "allowed_switch_ins", c->allowed_switch_ins);
+	json_kv_u64(j, "idle_switch_ins", c->idle_switch_ins);
+	json_kv_u64(j, "timer_ticks", tick_count(s, c->cpu));
+	json_key(j, "proc_interrupts_check");
+	json_obj_begin(j);
+	for (size_t v = 0; rp->have_irqs && v < ARRAY_SIZE(proc_vectors); v++) {
+		json_key(j, proc_vectors[v].proc);
+		json_obj_begin(j);
+		json_kv_u64(j, "proc_delta", proc_delta(rp, i, proc_vectors[v].proc));
+		json_kv_u64(j, "traced_inner", c->vec_inner[proc_vectors[v].vec]);
+		json_kv_u64(j, "traced_outer", vec_count(s, c->cpu, proc_vectors[v].vec));
+		json_obj_end(j);
+	}
+	json_obj_end(j);
+	json_kv_u64(j, "tick_stop_failed", c->tick_stop_fail);
+	silence_tick_deps_str(c->tick_deps, deps, sizeof(deps));
+	json_kv_str(j, "tick_stop_dependencies", deps);
+	json_obj_end(j);
+}
+
+static void json_sender(struct json *j, const struct ipi_sender *p)
+{
+	json_obj_begin(j);
+	json_kv_u64(j, "cpu", p->cpu);
+	json_kv_str(j, "sender_comm", p->comm);
+	json_kv_u64(j, "sender_pid", p->pid);
+	json_kv_str(j, "callsite", p->site_name);
+	json_kv_str(j, "callback", p->callback_name);
+	json_kv_u64(j, "count", p->count);
+	json_obj_end(j);
+}
+
+static void json_timeline_ev(struct json *j, const struct report *rp,
+			     const struct timeline_ev *t)
+{
+	const struct intruder *r = &rp->s->rows[t->row];
+	char wall[64];
+
+	fmt_wall(t->ts + rp->wall_offset, wall, sizeof(wall));
+	json_obj_begin(j);
+	json_kv_u64(j, "mono_ns", t->ts);
+	json_kv_str(j, "wall", wall);
+	json_kv_u64(j, "cpu", r->cpu);
+	json_kv_str(j, "kind", silence_kind_name(r->kind));
+	json_kv_str(j, "name", r->name);
+	json_kv_u64(j, "dur_ns", t->dur);
+	json_obj_end(j);
+}
+
+static void print_json(const struct report *rp)
+{
+	const struct silence *s = rp->s;
+	struct json j;
+
+	envelope_begin(&j);
+	json_key(&j, "cpus");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < s->ncpus; i++)
+		json_u64(&j, s->cpus[i].cpu);
+	json_arr_end(&j);
+	json_kv_double(&j, "duration_s", rp->duration_s);
+	json_kv_u64(&j, "start_mono_ns", s->cfg.start_ts);
+	json_kv_bool(&j, "silent", report_all_silent(rp));
+	json_kv_bool(&j, "self_on_watched_cpus", rp->self_on_watched);
+	json_key(&j, "verdicts");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < s->ncpus; i++)
+		json_verdict(&j, rp, i);
+	json_arr_end(&j);
+	json_key(&j, "intruders");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < s->nrows; i++)
+		if (s->rows[i].count)
+			json_row(&j, rp, &s->rows[i]);
+	json_arr_end(&j);
+	json_key(&j, "ipi_senders");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < s->nsenders; i++)
+		json_sender(&j, &s->senders[i]);
+	json_arr_end(&j);
+	json_key(&j, "timeline");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < s->ntimeline; i++)
+		json_timeline_ev(&j, rp, &s->timeline[i]);
+	json_arr_end(&j);
+	json_kv_u64(&j, "timeline_not_kept", s->timeline_dropped);
+	json_corroboration(&j, rp);
+	json_config(&j, rp);
+	envelope_losses(&j, rp->losses);
+	envelope_end(&j);
+}
+
+void report_print(const struct report *rp, bool json)
+{
+	if (json) {
+		print_json(rp);
+		return;
+	}
+	print_verdicts(rp);
+	print_table(rp);
+	print_fixes(rp);
+	print_senders(rp);
+	print_corroboration(rp);
+	print_config(rp);
+	print_timeline(rp);
+}

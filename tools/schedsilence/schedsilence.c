@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* schedsilence: prove that CPUs are isolated, or name every intruder and
+ * its fix.  Passive: it moves its own threads off the watched CPUs and
+ * reads its ring buffer from elsewhere. */
+#include <argp.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "msg.h"
+#include "bpfload.h"
+#include "clock.h"
+#include "mapmem.h"
+#include "preempt.h"
+#include "opts.h"
+#include "run.h"
+#include "lifecycle.h"
+#include "bpfmaps.h"
+#include "model.h"
+#include "sysenv.h"
+#include "report.h"
+#include "export.h"
+#include "xalloc.h"
+#include "schedsilence.h"
+#include "schedsilence.skel.h"
+
+#define MAX_ALLOW_COMMS 64
+
+static struct env {
+	struct common_opts c;
+	struct id_list allow_tids;
+	char allow_comms[MAX_ALLOW_COMMS][SILENCE_COMM_LEN];
+	size_t n_allow_comms;
+	uint64_t timeline;
+	uint64_t ringbuf_kb;
+} env = {
+	.ringbuf_kb = 16384,
+};
+
+enum {
+	OPT_ALLOW_TID = OPT_TOOL_BASE,
+	OPT_ALLOW_COMM,
+	OPT_TIMELINE,
+	OPT_RINGBUF,
+};
+
+static const char doc[] =
+"Prove that CPUs are silent (isolated), or name every intruder and its fix.\n"
+"Exit status: 0 silent, 1 not silent, 2 bad input, 3 cannot trace.\n"
+"\n"
+"USAGE: schedsilence -C LIST [-d SECS] [--allow-tid TID,...]\n"
+"                    [--allow-comm NAME,...] [--timeline N] [-j]\n"
+"                    [--metrics ADDR:PORT] [--metrics-file PATH]\n"
+"\n"
+"EXAMPLES:\n"
+"    schedsilence -C 1 -d 10                    # is CPU 1 silent for 10 s?\n"
+"    schedsilence -C 1 -d 10 --allow-comm bash  # bash may run there\n"
+"    schedsilence -C 0-1 -d 5 --timeline 20     # and the first 20 intrusions\n"
+"    schedsilence -C 1 -d 5 -j                  # JSON\n";
+
+static const struct argp_option options[] = {
+	OPTS_CPU("The CPUs to watch (required)"),
+	OPTS_DURATION,
+	{ "allow-tid", OPT_ALLOW_TID, "TID", 0, "Threads expected on the CPUs (comma list): "
+	  "switches to them are not intrusions", 0 },
+	{ "allow-comm", OPT_ALLOW_COMM, "NAME", 0, "Threads whose comm is NAME are expected "
+	  "(comma list, exact names of up to 15 bytes)", 0 },
+	{ "timeline", OPT_TIMELINE, "N", 0, "Print the first N intruding events with "
+	  "monotonic and wall-clock timestamps (default 0)", 0 },
+	{ "ringbuf-kb", OPT_RINGBUF, "KB", 0, "Event ring buffer size (default 16384; "
+	  "rounded up to a power of 2)", 0 },
+	OPTS_JSON,
+	OPTS_CHECK("Accepted for symmetry: schedsilence always exits 1 when not silent"),
+	OPTS_METRICS,
+	OPTS_VERBOSE,
+	OPTS_HELP_SHORT,
+	{},
+};
+
+static void parse_allow_comm(const char *arg)
+{
+	char *copy = xstrdup(arg), *save = NULL, *tok;
+
+	if (!*arg || arg[strlen(arg) - 1] == ',' || arg[0] == ',' || strstr(arg, ",,"))
+		die_usage("invalid --allow-comm: '%s' has an empty name", arg);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (strlen(tok) >= SILENCE_COMM_LEN)
+			die_usage("invalid --allow-comm: '%s' is longer than a comm "
+				  "(%d bytes at most)", tok, SILENCE_COMM_LEN - 1);
+		if (env.n_allow_comms == MAX_ALLOW_COMMS)
+			die_usage("invalid --allow-comm: more than %d names", MAX_ALLOW_COMMS);
+		snprintf(env.allow_comms[env.n_allow_comms++], SILENCE_COMM_LEN, "%s", tok);
+	}
+	free(copy);
+}
+
+
+static struct metrics_opts metrics;
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	if (metrics_parse_opt(key, arg, &metrics))
+		return 0;
+	switch (key) {
+	case OPT_ALLOW_TID:
+		/* each with its identity: a reused TID is not allowed */
+		opt_task_ids("--allow-tid", arg, &env.allow_tids);
+		break;
+	case OPT_ALLOW_COMM:
+		parse_allow_comm(arg);
+		break;
+	case OPT_TIMELINE:
+		env.timeline = opt_u64("--timeline", arg, 0, 1000000);
+		break;
+	case OPT_RINGBUF:
+		env.ringbuf_kb = opt_u64("--ringbuf-kb", arg, 4, 1 << 20);
+		break;
+	default:
+		return common_parse_opt(key, arg, state, &env.c);
+	}
+	return 0;
+}
+
+/* ---- the run ---- */
+
+/* The ring buffer never wakes us (see the BPF side): read it on a timer,
+ * every READ_EVERY_MS, for up to timeout_ms */
+#define READ_EVERY_MS 10
+
+static int poll_events(void *vctx, int timeout_ms)
+{
+	struct lifecycle *lc = vctx;
+	uint64_t until = now_ns() + (uint64_t)timeout_ms * 1000000ull;
+
+	for (;;) {
+		struct timespec ts = { 0, READ_EVERY_MS * 1000000L };
+		int err = ring_buffer__consume(lc->rb);
+
+		if (err < 0)
+			return err;
+		if (run_exiting || now_ns() >= until)
+			return 0;
+		nanosleep(&ts, NULL);
+	}
+}
+
+static int on_event(void *s, void *data, size_t size)
+{
+	silence_feed(s, data, size);
+	return 0;
+}
+
+/* Keep our own threads off the watched CPUs; false if impossible */
+static bool move_self(const struct cpu_list *watched)
+{
+	struct cpu_list online = { 0 };
+	cpu_set_t *set;
+	size_t setsize;
+	bool ok = false;
+
+	if (cpus_online(&online))
+		return false;
+	setsize = CPU_ALLOC_SIZE(MAX_CPUS_SUPPORTED);
+	set = CPU_ALLOC(MAX_CPUS_SUPPORTED);
+	if (set) {
+		CPU_ZERO_S(setsize, set);
+		for (size_t i = 0; i < online.n; i++)
+			if (!cpu_list_has(watched, online.cpus[i])) {
+				CPU_SET_S(online.cpus[i], setsize, set);
+				ok = true;
+			}
+		if (ok && sched_setaffinity(0, setsize, set))
+			ok = false;
+		CPU_FREE(set);
+	}
+	cpu_list_free(&online);
+	return ok;
+}
+
+static const char *const loss_hints[LOSS_KINDS] = {
+	[LOSS_RINGBUF] = "raise --ringbuf-kb; the counts are lower bounds",
+	[LOSS_START_FULL] = "work items were missed",
+	[LOSS_NOMEM] = "work items were missed",
+};
+
+
+/* ---- the lifecycle's hooks ---- */
+
+static struct report rp;
+static struct ss_export exp;	/* --metrics, --metrics-file */
+
+LIFECYCLE_TOOL(schedsilence, .fill_what = "filling the CPU filter",
+	       .attach_what = "attaching to the tracepoints", .loss_hints = loss_hints);
+
+/* The tracepoints the verdict cannot do without */
+static const char *const required_tps[] = {
+	"sched_switch", "sched_wakeup", "sched_migrate_task",
+	"irq_handler_entry", "softirq_entry", "local_timer_entry",
+};
+
+int schedsilence_prepare(struct lifecycle *lc)
+{
+	rp.self_on_watched = !move_self(&env.c.cpus);
+	if (rp.self_on_watched)
+		msg_warn("every online CPU is watched: schedsilence itself runs on them "
+			 "and is counted");
+	return 0;
+}
+
+int schedsilence_configure(struct lifecycle *lc)
+{
+	struct schedsilence_bpf *skel = lc->skel;
+	uint64_t rb_size = 4096;
+
+	while (rb_size < env.ringbuf_kb * 1024)
+		rb_size <<= 1;
+	for (size_t i = 0; i < env.c.cpus.n; i++)
+		skel->rodata->watch_cpus[i] = env.c.cpus.cpus[i];
+	skel->rodata->nwatch = env.c.cpus.n;
+	/* wakeups and IPIs from interrupt context are the interrupt's */
+	skel->rodata->pc_by_rq = irqctx_percpu_layout(&skel->rodata->pc_from_rq,
+						      &skel->rodata->cpu_from_rq);
+	map_resize_opt(skel->maps.events, (uint32_t)rb_size, "--ringbuf-kb", env.ringbuf_kb);
+	bpf_disable_missing_tps(skel->obj, rp.missing_tps, sizeof(rp.missing_tps));
+	for (size_t i = 0; i < ARRAY_SIZE(required_tps); i++)
+		if (word_in(rp.missing_tps, required_tps[i])) {
+			msg_warn("this kernel lacks the tracepoint %s (no btf_trace_%s "
+				 "in its BTF)", required_tps[i], required_tps[i]);
+			return EXIT_UNSUPPORTED;
+		}
+	return 0;
+}
+
+int schedsilence_setup(struct lifecycle *lc)
+{
+	struct schedsilence_bpf *skel = lc->skel;
+	struct silence_cfg scfg = {
+		.cpus = &env.c.cpus,
+		.allow_tids = &env.allow_tids,
+		.allow_comms = (const char (*)[SILENCE_COMM_LEN])env.allow_comms,
+		.n_allow_comms = env.n_allow_comms,
+		.timeline_max = env.timeline,
+	};
+	int err;
+
+	rp.s = silence_new(&scfg);
+	if (!rp.s) {
+		msg_warn("out of memory");
+		return EXIT_UNSUPPORTED;
+	}
+	err = lifecycle_ring(lc, skel->maps.events, on_event, rp.s,
+			     "creating the ring buffer");
+	if (err)
+		return err;
+	lc->run.poll = poll_events;
+	lc->run.ctx = lc;
+	sys_config_read(&rp.cfg);
+	return 0;
+}
+
+/* The window: from the first snapshot to the last; events outside it are
+ * not counted, so the tracepoints and /proc agree */
+int schedsilence_started(struct lifecycle *lc)
+{
+	allowed_begin(&rp.allowed, &rp.s->cfg);
+	rp.s->cfg.start_ts = now_ns();
+	rp.have_irqs = !irq_snap_read(&env.c.cpus, &rp.before);
+	rp.s->cfg.inner_start = now_ns();
+	rp.wall_offset = realtime_ns() - now_ns();
+	exp.rp = &rp;
+	exp.cpus = &env.c.cpus;
+	exp.losses = lifecycle_map(lc, "losses");
+	exporter_hook(exp.e, &lc->run, ss_export_render, &exp);
+	return 0;
+}
+
+void schedsilence_ready(struct lifecycle *lc, struct ready_line *r)
+{
+	char cpus[256];
+
+	cpu_list_str(&env.c.cpus, cpus, sizeof(cpus));
+	snprintf(r->subject, sizeof(r->subject), "watching CPU %s", cpus);
+}
+
+void schedsilence_stopping(struct lifecycle *lc)
+{
+	exporter_render(exp.e);
+	rp.s->cfg.inner_end = now_ns();
+	if (rp.have_irqs)
+		rp.have_irqs = !irq_snap_read(&env.c.cpus, &rp.after);
+	rp.s->cfg.end_ts = now_ns();
+	allowed_end(&rp.allowed);
+}
+
+int schedsilence_collect(struct lifecycle *lc)
+{
+	rp.duration_s = (rp.s->cfg.end_ts - rp.s->cfg.start_ts) / 1e9;
+	silence_finish(rp.s, rp.s->cfg.end_ts);
+	silence_sort(rp.s);
+	report_name_all(rp.s);
+	return 0;
+}
+
+void schedsilence_report(struct lifecycle *lc)
+{
+	memcpy(rp.losses, lc->losses, sizeof(rp.losses));
+	for (int k = 0; k < LOSS_KINDS; k++)
+		rp.total_losses += rp.losses[k];
+	report_print(&rp, env.c.json);
+}
+
+int schedsilence_finish(struct lifecycle *lc)
+{
+	return report_all_silent(&rp) ? EXIT_REPORTED : EXIT_FOUND;
+}
+
+void schedsilence_cleanup(struct lifecycle *lc)
+{
+	ss_export_free(&exp);
+	silence_free(rp.s);
+	irq_snap_free(&rp.before);
+	irq_snap_free(&rp.after);
+	allowed_free(&rp.allowed);
+	id_list_free(&env.allow_tids);
+	cpu_list_free(&env.c.cpus);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { options, parse_arg, NULL, doc, NULL, NULL, NULL };
+
+	lifecycle_options("schedsilence", &argp, argc, argv, &env.c);
+	if (!env.c.cpus.n)
+		die_usage("-C/--cpu LIST is required: the CPUs to watch");
+	if (env.c.cpus.n > SS_MAX_WATCH)
+		die_usage("-C/--cpu: at most %d CPUs can be watched at once", SS_MAX_WATCH);
+	exp.e = exporter_open(&metrics);
+	return lifecycle_run(&schedsilence_ops, &env.c, NULL);
+}

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include "stream.h"
+#include "msg.h"
+#include "clock.h"
+#include "dwarf.h"
+#include "escape.h"
+#include "histogram.h"
+#include "output.h"
+#include "stacks.h"
+#include "stackstore.h"
+#include "syscalls.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <bpf/libbpf.h>
+
+/* Events taken in one poll at most */
+#define POLL_BATCH 512
+#define BATCH_FULL (-EAGAIN)
+
+int slow_calls_start(struct slow_calls *s, const struct common_opts *o, bool lines,
+		     struct stackstore *stacks, int stack_rb_fd, bool dwarf)
+{
+	s->keep = o->json;
+	s->sym = stacksym_new(lines);
+	stacksym_cache_targets(s->sym, o);
+	s->wall_offset = realtime_ns() - now_ns();
+	s->stacks = stacks;
+	/* a ring buffer of its own, so that it can be read before each call */
+	s->stack_rb = ring_buffer__new(stack_rb_fd, stackstore_on_event, stacks, NULL);
+	if (!s->stack_rb)
+		return -errno;
+	if (dwarf) {
+		s->dw = dwunw_new();
+		dwunw_cache_targets(s->dw, o);
+	}
+	return 0;
+}
+
+void slow_call_frames(const struct slow_calls *s, const struct sw_event *e,
+		      int dwarf_id, struct stack_frames *f)
+{
+	struct stack_ref r = { .kstack = STACK_NONE, .ustack = e->ustack,
+			       .pid = e->pid, .image = e->exec_id };
+
+	if (e->ustack == STACK_IN_SAMPLE) {
+		r.ustack = dwarf_id >= 0 && s->dw ? (__u64)dwarf_id : STACK_LOST;
+		r.dw = dwarf_id >= 0 ? s->dw : NULL;
+	}
+	stack_frames_resolve(s->sym, s->stacks, &r, f);
+}
+
+static void print_slow(struct slow_calls *s, const struct sw_event *e, int dwarf_id,
+		       __u64 wall)
+{
+	struct stack_frames fr;
+	char tb[32], lb[24], nb[40];
+	time_t sec = wall / 1000000000ULL;
+	struct tm tm;
+
+	if (!s->header_done) {
+		printf("%-15s %-8s %-16s %-20s %10s %s\n", "TIME", "TID", "COMM",
+		       "SYSCALL", "LATENCY", "RET");
+		s->header_done = true;
+	}
+	localtime_r(&sec, &tm);
+	strftime(tb, sizeof(tb), "%H:%M:%S", &tm);
+	fmt_ns(lb, sizeof(lb), e->lat_ns);
+	printf("%s.%06llu %-8u %s %-20s %10s %lld\n", tb,
+	       (unsigned long long)(wall % 1000000000ULL / 1000), e->tid, ESC_COL(e->comm, 16),
+	       syscall_name_fmt(e->nr, nb, sizeof(nb)), lb, (long long)e->ret);
+	slow_call_frames(s, e, dwarf_id, &fr);
+	stack_frames_print(stdout, &fr, true);
+	fflush(stdout);
+}
+
+/* Name the frames later, even if the process exits: each image once (an
+ * exec maps other files) */
+static void cache_image(struct slow_calls *s, __u32 pid, __u64 exec_id)
+{
+	struct cached_image *c = NULL;
+
+	for (size_t k = 0; k < s->cached.n && !c; k++)
+		if (s->cached.v[k].pid == pid)
+			c = &s->cached.v[k];
+	if (!c) {
+		c = vec_add(&s->cached);
+		c->pid = pid;
+		c->exec_id = ~0ULL;
+	}
+	if (c->exec_id != exec_id) {
+		c->exec_id = exec_id;
+		stacksym_cache_image(s->sym, pid, exec_id);
+	}
+}
+
+/* One slow call, its stack where slow_call_frames() finds it */
+static int take_call(struct slow_calls *s, const struct sw_event *e, int dwarf_id)
+{
+	__u64 wall = e->ts + s->wall_offset;
+
+	s->nslow_all++;
+	if (!s->keep) {
+		if (!out_closed())
+			print_slow(s, e, dwarf_id, wall);
+	} else if (s->nslow < MAX_JSON_SLOW) {
+		struct slow *k;
+
+		cache_image(s, e->pid, e->exec_id);
+		array_reserve(s->slow, s->slow_cap, s->nslow + 1);
+		k = &s->slow[s->nslow++];
+		k->e = *e;
+		k->wall_ns = wall;
+		k->dwarf_id = dwarf_id;
+	}
+	/* the event is taken either way; a negative return ends the poll */
+	return ++s->batch >= POLL_BATCH && !s->draining ? BATCH_FULL : 0;
+}
+
+int slow_calls_on_event(void *ctx, void *data, size_t size)
+{
+	struct slow_calls *s = ctx;
+	const struct sw_event *e = data;
+
+	if (size < sizeof(*e) || e->type != SW_EV_SLOW)
+		return 0;
+	/* the frames of a new stack went on stack_rb before this record was
+	 * reserved: read them first, whichever ring the poll took first */
+	ring_buffer__consume(s->stack_rb);
+	return take_call(s, e, -1);
+}
+
+int slow_calls_on_dwarf(void *ctx, void *data, size_t size)
+{
+	struct slow_calls *s = ctx;
+	const struct sw_event *e = data;
+
+	/* a sample is unwound and kept until its call, which follows it */
+	if (dwunw_on_record(s->dw, data, size) != SW_EV_SLOW || size < sizeof(*e))
+		return 0;
+	return take_call(s, e, e->ustack == STACK_IN_SAMPLE ? dwunw_take(s->dw, e->seq) : -1);
+}
+
+int slow_calls_poll(void *ctx, int timeout_ms)
+{
+	struct slow_calls *s = ctx;
+	int err;
+
+	s->batch = 0;
+	err = ring_buffer__poll(s->rb, timeout_ms);
+	/* the stacks of calls whose records were lost: not left to fill it */
+	ring_buffer__consume(s->stack_rb);
+	return err < 0 && err != BATCH_FULL ? err : 0;
+}
+
+void slow_calls_free(struct slow_calls *s)
+{
+	stacksym_free(s->sym);
+	s->sym = NULL;
+	ring_buffer__free(s->stack_rb);
+	s->stack_rb = NULL;
+	dwunw_free(s->dw);
+	s->dw = NULL;
+	free(s->slow);
+	vec_free(&s->cached);
+}
