@@ -82,6 +82,18 @@ bad "an address not of this machine" "Cannot assign requested address" --metrics
 bad "a file in a missing directory" "--metrics-file: cannot write $T/none/m.prom: No such file" \
 	--metrics-file "$T/none/m.prom"
 bad "a directory as the file" "--metrics-file: $T/adir is a directory" --metrics-file "$T/adir"
+bad "an interval too short" "invalid --metrics-interval: 0.05 \(0.1 to 3600 seconds\)" \
+	--metrics 0 --metrics-interval 0.05
+bad "an interval that is not a number" "invalid --metrics-interval" --metrics 0 --metrics-interval 1x
+bad "an interval without an exporter" "--metrics-interval needs --metrics or --metrics-file" \
+	--metrics-interval 2
+"$ROOT/schedsilence" -C 0 --metrics-top 0 --metrics 0 -d 1 >"$T/bad.out" 2>"$T/bad.err"
+check_eq "schedsilence: bad input: --metrics-top 0 exits 2" "$?" 2
+check_grep "schedsilence: bad input: --metrics-top 0 is named" "invalid --metrics-top" "$T/bad.err"
+"$ROOT/schedsilence" -C 0 --metrics-top 3 -d 1 >"$T/bad.out" 2>"$T/bad.err"
+check_eq "schedsilence: bad input: --metrics-top without an exporter exits 2" "$?" 2
+check_grep "schedsilence: bad input: --metrics-top without an exporter is named" \
+	"--metrics-top needs --metrics or --metrics-file" "$T/bad.err"
 "$BIN/pfwatch" --metrics "127.0.0.1:$HELD" -d 1 >"$T/bad.out" 2>"$T/bad.err"
 check_eq "pfwatch: bad input: a port in use exits 2" "$?" 2
 check_nogrep "pfwatch: bad input: nothing traced" 'tracing' "$T/bad.err"
@@ -108,7 +120,8 @@ taskset -pc 0 $$ >/dev/null
 SS_N=1000
 start_wl silence_pinned 1 "$SS_N" 1 60000
 read -r SS_WL _ SS_INTR <"$WL_OUT"
-"$ROOT/schedsilence" -C 1 --allow-comm ss_spinner -j --metrics 0 >"$T/ss.json" 2>"$T/ss.err" &
+"$ROOT/schedsilence" -C 1 --allow-comm ss_spinner -j --metrics 0 --metrics-interval 0.5 \
+	>"$T/ss.json" 2>"$T/ss.err" &
 SS_PID=$!
 ready "$T/sw.err" "$SW_PID" 'tracing syscalls'
 ready "$T/ss.err" "$SS_PID" 'watching CPU'
@@ -272,3 +285,48 @@ check "evil names: promtool check metrics passes" promtool check metrics <"$T/e.
 check_grep "evil names: the escaped comm, its 3 sleeps" \
 	"^syswatch_thread_syscall_duration_seconds_count\\{syscall=\"(clock_)?nanosleep\",tid=\"$EV_TID\",pid=\"$WL_PID\",comm=\"ev\\\\\\\\x1b\\[31m\\\\\\\\x0awork\"\\} 3\$" "$T/e.prom"
 check_nogrep "evil names: no line split by a name" '^(work|main)' "$T/e.prom"
+
+# 4. --metrics-interval: two exporters of one workload's K getppid calls,
+#    one taking a snapshot every 0.2 s, the other every hour. The first
+#    file shows the K calls while tracing; the hourly one still shows the
+#    snapshot taken before attaching (0 calls) then, and K once SIGINT
+#    makes its last snapshot
+start_wl syswatch_calls "$K" -1 0 0 0 hold
+IV_WL=$WL_PID
+"$SW" -p "$IV_WL" --metrics-file "$T/fast.prom" --metrics-interval 0.2 >/dev/null 2>"$T/fast.err" &
+FAST_PID=$!
+"$SW" -p "$IV_WL" --metrics-file "$T/slow.prom" --metrics-interval 3600 >/dev/null 2>"$T/slow.err" &
+SLOW_PID=$!
+ready "$T/fast.err" "$FAST_PID" 'tracing syscalls'
+ready "$T/slow.err" "$SLOW_PID" 'tracing syscalls'
+kill -USR1 "$IV_WL"
+for i in $(seq 1 100); do
+	grep -q "^syswatch_syscall_duration_seconds_count{syscall=\"getppid\"} $K\$" "$T/fast.prom" && break
+	sleep 0.1
+done
+check_grep "--metrics-interval 0.2: the $K calls while tracing" \
+	"^syswatch_syscall_duration_seconds_count\\{syscall=\"getppid\"\\} $K\$" "$T/fast.prom"
+check_grep "--metrics-interval 3600: no snapshot since the first (0 calls)" \
+	'^syswatch_syscalls_total 0$' "$T/slow.prom"
+kill -INT "$FAST_PID" "$SLOW_PID"
+wait "$FAST_PID" "$SLOW_PID"
+check_grep "--metrics-interval 3600: the last snapshot at the end has the $K calls" \
+	"^syswatch_syscall_duration_seconds_count\\{syscall=\"getppid\"\\} $K\$" "$T/slow.prom"
+{ kill -9 "$IV_WL"; wait_wl; } 2>/dev/null
+
+# 5. --metrics-top 1: one task name of CPU 1 has a series of its own
+#    (ss_intruder arrives there 21 times, or a busier one), the others
+#    count in name="other"
+taskset -pc 0 $$ >/dev/null
+start_wl silence_pinned 1 20 5 60000
+read -r TOP_WL _ <"$WL_OUT"
+run_released "$T/top.json" "$T/top.err" 'watching CPU' 'kill -USR1 $TOP_WL' \
+	"$ROOT/schedsilence" -C 1 -d 2 -j --allow-comm ss_spinner --metrics-file "$T/top.prom" \
+	--metrics-top 1
+check_eq "--metrics-top 1: schedsilence exits 1 (CPU 1 is not silent)" "$RUN_RC" 1
+check "--metrics-top 1: promtool check metrics passes" promtool check metrics <"$T/top.prom"
+TOP_NAMED=$(grep -c '^schedsilence_intrusions_total{cpu="1",kind="task",name="[^"]*"}' "$T/top.prom")
+TOP_OTHER=$(grep -c '^schedsilence_intrusions_total{cpu="1",kind="task",name="other"}' "$T/top.prom")
+check_eq "--metrics-top 1: one task name with a series of its own" "$((TOP_NAMED - TOP_OTHER))" 1
+{ kill -9 "$TOP_WL"; wait_wl; } 2>/dev/null
+taskset -pc "0-$(($(nproc) - 1))" $$ >/dev/null

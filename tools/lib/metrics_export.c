@@ -4,6 +4,7 @@
 #include "clock.h"
 #include "http.h"
 #include "msg.h"
+#include "opts.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -26,7 +27,7 @@ struct exporter {
 	void *ctx;
 	int (*inner)(void *ctx, int timeout_ms);
 	void *inner_ctx;
-	__u64 next_ns;
+	__u64 next_ns, interval_ns;
 };
 
 bool metrics_parse_opt(int key, char *arg, struct metrics_opts *m)
@@ -35,6 +36,11 @@ bool metrics_parse_opt(int key, char *arg, struct metrics_opts *m)
 		m->listen = arg;
 	else if (key == OPT_METRICS_FILE)
 		m->file = arg;
+	else if (key == OPT_METRICS_INTERVAL) {
+		m->interval = opt_seconds("--metrics-interval", arg);
+		if (m->interval < 0.1 || m->interval > 3600)
+			die_usage("invalid --metrics-interval: %s (0.1 to 3600 seconds)", arg);
+	}
 	else
 		return false;
 	return true;
@@ -72,9 +78,13 @@ struct exporter *exporter_open(const struct metrics_opts *m)
 	struct stat st;
 	int fd, r;
 
-	if (!metrics_wanted(m))
+	if (!metrics_wanted(m)) {
+		if (m->interval)
+			die_usage("--metrics-interval needs --metrics or --metrics-file");
 		return NULL;
+	}
 	e = xcalloc(1, sizeof(*e));
+	e->interval_ns = m->interval ? (__u64)(m->interval * 1e9 + 0.5) : EXPORT_INTERVAL_NS;
 	if (m->file) {
 		size_t len = strlen(m->file) + 32;
 
@@ -128,7 +138,7 @@ static int exporter_poll(void *ctx, int timeout_ms)
 
 	if (now >= e->next_ns) {
 		exporter_render(e);
-		e->next_ns = now + EXPORT_INTERVAL_NS;
+		e->next_ns = now + e->interval_ns;
 	}
 	if ((__u64)timeout_ms * 1000000 > e->next_ns - now)
 		timeout_ms = (int)((e->next_ns - now) / 1000000) + 1;
@@ -150,7 +160,7 @@ void exporter_hook(struct exporter *e, struct run_opts *run,
 	run->poll = exporter_poll;
 	run->ctx = e;
 	exporter_render(e);
-	e->next_ns = now_ns() + EXPORT_INTERVAL_NS;
+	e->next_ns = now_ns() + e->interval_ns;
 }
 
 void exporter_common(struct exporter *e, struct mtext *t, const __u64 l[LOSS_KINDS],

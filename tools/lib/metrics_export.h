@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* --metrics ADDR:PORT and --metrics-file PATH: a tool as a Prometheus
  * exporter.  The tool's loop renders a snapshot of its maps every second
+ * (--metrics-interval)
  * (metrics.h); the HTTP responder (http.h, its own thread) serves the
  * last one, and --metrics-file gets it written to a temporary file in
  * the same directory, then renamed over PATH.
@@ -25,17 +26,21 @@
 enum {
 	OPT_METRICS = 0x1040,
 	OPT_METRICS_FILE,
+	OPT_METRICS_INTERVAL,
 };
 
 #define OPTS_METRICS							\
 	{ "metrics", OPT_METRICS, "ADDR:PORT", 0, "Run as a Prometheus exporter: "	\
 	  "serve GET /metrics on ADDR:PORT (PORT alone: 127.0.0.1:PORT)", 0 },	\
 	{ "metrics-file", OPT_METRICS_FILE, "PATH", 0, "Write the same metrics to PATH "	\
-	  "every second, atomically (node_exporter's textfile collector)", 0 }
+	  "every interval, atomically (node_exporter's textfile collector)", 0 },	\
+	{ "metrics-interval", OPT_METRICS_INTERVAL, "SECS", 0, "Take a snapshot for "	\
+	  "--metrics and --metrics-file every SECS seconds (default 1; 0.1 to 3600)", 0 }
 
 struct metrics_opts {
 	const char *listen;	/* --metrics */
 	const char *file;	/* --metrics-file */
+	double interval;	/* --metrics-interval, s (0: the default, 1 s) */
 };
 
 /* The keys above into m: true if key was one of them */
@@ -52,7 +57,7 @@ typedef void (*exporter_render_fn)(struct mtext *t, void *ctx);
  * the option on failure.  NULL when neither was given */
 struct exporter *exporter_open(const struct metrics_opts *m);
 /* The loop (run->poll, kept and called first) renders with fn(ctx) now
- * and then every second */
+ * and then every interval */
 void exporter_hook(struct exporter *e, struct run_opts *run,
 		   exporter_render_fn fn, void *ctx);
 /* Renders and publishes a snapshot now (NULL: nothing) */

@@ -132,11 +132,11 @@ static void ranked_now(const struct silence *s, ranked_vec *v)
 static void intrusions(struct mtext *t, struct ss_export *x)
 {
 	static const char *const help[2] = {
-		"Intruding events on the watched CPUs, by CPU, kind and name (the top 10 "
-		"names of a CPU and kind, then other)",
+		"Intruding events on the watched CPUs, by CPU, kind and name (the top "
+		"names of a CPU and kind, --metrics-top, then other)",
 		"Time the intruders held the watched CPUs, by CPU, kind and name (the top "
-		"10 names of a CPU and kind, then other; a task's time counts when it "
-		"leaves the CPU)" };
+		"names of a CPU and kind, --metrics-top, then other; a task's time counts "
+		"when it leaves the CPU)" };
 	ranked_vec v = { 0 };
 	struct emit em = { t, false };
 	size_t rank = 0;
@@ -151,7 +151,7 @@ static void intrusions(struct mtext *t, struct ss_export *x)
 
 		if (i && (r->k.cpu != v.v[i - 1].k.cpu || r->k.kind != v.v[i - 1].k.kind))
 			rank = 0;
-		st->named = rank++ < SS_METRIC_NAMES;
+		st->named = rank++ < x->top;
 		add_delta(st->named ? &st->attr : (struct counts *)hashmap_get(x->other, &ok, NULL),
 			  &r->cur, &st->last);
 		st->last = r->cur;

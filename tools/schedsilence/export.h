@@ -4,9 +4,9 @@
  * since the start, and a silent gauge per CPU, as Prometheus metrics
  * (docs/CLI.md, "Metrics").
  *
- * Names are bounded: at each snapshot, the SS_METRIC_NAMES names with the
- * most events on a CPU and kind count in a series of their own, the
- * others in name="other".  What a name did goes where it stood when the
+ * Names are bounded: at each snapshot, the top names (--metrics-top,
+ * default SS_METRIC_NAMES) with the most events on a CPU and kind count in
+ * a series of their own, the others in name="other".  What a name did goes where it stood when the
  * snapshot saw it: a name's series counts what it did while in the top
  * (it stops while the name is out of it), and "other" what the rest did,
  * so that every event is counted once and no counter goes down. */
@@ -28,6 +28,7 @@ struct ss_export {
 	struct exporter *e;
 	struct report *rp;
 	const struct cpu_list *cpus;
+	unsigned top;			/* names with series of their own */
 	struct bpf_map *losses;
 	struct hashmap *names;		/* (cpu, kind, name) -> its state */
 	struct hashmap *other;		/* (cpu, kind) -> what "other" counted */

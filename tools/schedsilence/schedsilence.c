@@ -45,6 +45,7 @@ enum {
 	OPT_ALLOW_COMM,
 	OPT_TIMELINE,
 	OPT_RINGBUF,
+	OPT_METRICS_TOP,
 };
 
 static const char doc[] =
@@ -54,6 +55,7 @@ static const char doc[] =
 "USAGE: schedsilence -C LIST [-d SECS] [--allow-tid TID,...]\n"
 "                    [--allow-comm NAME,...] [--timeline N] [-j]\n"
 "                    [--metrics ADDR:PORT] [--metrics-file PATH]\n"
+"                    [--metrics-interval SECS] [--metrics-top N]\n"
 "\n"
 "EXAMPLES:\n"
 "    schedsilence -C 1 -d 10                    # is CPU 1 silent for 10 s?\n"
@@ -75,6 +77,9 @@ static const struct argp_option options[] = {
 	OPTS_JSON,
 	OPTS_CHECK("Accepted for symmetry: schedsilence always exits 1 when not silent"),
 	OPTS_METRICS,
+	{ "metrics-top", OPT_METRICS_TOP, "N", 0, "Metrics: the N names with the most "
+	  "events on a CPU and kind get series of their own, the rest name=\"other\" "
+	  "(default 10; 1 to 1000)", 0 },
 	OPTS_VERBOSE,
 	OPTS_HELP_SHORT,
 	{},
@@ -99,6 +104,7 @@ static void parse_allow_comm(const char *arg)
 
 
 static struct metrics_opts metrics;
+static unsigned metrics_top;	/* --metrics-top (0: SS_METRIC_NAMES) */
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -117,6 +123,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_RINGBUF:
 		env.ringbuf_kb = opt_u64("--ringbuf-kb", arg, 4, 1 << 20);
+		break;
+	case OPT_METRICS_TOP:
+		metrics_top = (unsigned)opt_u64("--metrics-top", arg, 1, 1000);
 		break;
 	default:
 		return common_parse_opt(key, arg, state, &env.c);
@@ -337,6 +346,9 @@ int main(int argc, char **argv)
 		die_usage("-C/--cpu LIST is required: the CPUs to watch");
 	if (env.c.cpus.n > SS_MAX_WATCH)
 		die_usage("-C/--cpu: at most %d CPUs can be watched at once", SS_MAX_WATCH);
+	if (metrics_top && !metrics_wanted(&metrics))
+		die_usage("--metrics-top needs --metrics or --metrics-file");
+	exp.top = metrics_top ? metrics_top : SS_METRIC_NAMES;
 	exp.e = exporter_open(&metrics);
 	return lifecycle_run(&schedsilence_ops, &env.c, NULL);
 }
