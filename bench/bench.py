@@ -114,6 +114,7 @@ LBT = "/usr/sbin/"
 FLOOR = "build/bench/floor"
 LOC = "libbpf-tools offcputime"
 LWT = "libbpf-tools wakeuptime -p PID"
+FIVE = "the five tools at once, -p PID (schedsilence -C 0)"
 ROWS = [
     ("pipe", "offcputime", "./offcputime", 0.90, LOC),
     ("pipe", "offcputime -m 1000", "./offcputime -m 1000", None, LOC + " -m 1000"),
@@ -157,6 +158,10 @@ ROWS = [
     ("futex", "wakers -p PID", "./wakers -p {pid}", None, LWT),
     ("futex", "wakers --dwarf -p PID", "./wakers --dwarf -p {pid}", None, LWT),
     ("futex", "floor: sched_switch", FLOOR + " sched_switch", None),
+    # hotcheck's one object against the five tools it stands for, at once
+    ("futex", FIVE, "./offcputime -p {pid} & ./wakers -p {pid} & ./syswatch -p {pid} & "
+     "./pfwatch -p {pid} & ./schedsilence -C 0", None),
+    ("futex", "hotcheck -p PID", "./hotcheck -p {pid}", None, FIVE),
 ]
 # The floor of each workload's ns per event: the row whose program does
 # the least a program on that hook can do (bench/floor/floor.bpf.c).  On
@@ -570,6 +575,7 @@ def wait_attached(tr):
             raise RuntimeError(f"exited {tr.rc} before attaching: {first_line(tr.err)}")
         tr.sample()
         if READY.search(err.read()):
+            tr.t_attached = now
             return now - tr.t0
         if now - tr.t0 > ATTACH_TIMEOUT:
             raise RuntimeError(f"not attached after {ATTACH_TIMEOUT:.0f} s")
@@ -582,6 +588,7 @@ def wait_attached(tr):
         if c != count:
             count, changed = c, now
         elif count and now - changed >= ATTACH_SETTLE:
+            tr.t_attached = changed
             return changed - tr.t0
         time.sleep(POLL)
 
@@ -625,29 +632,41 @@ class Bench:
             self.loops[name] = max(1000, int(rate * self.args.secs))
 
     def workload(self, name, tracer=None):
-        """Runs one workload, traced by argv `tracer` if given.  Returns a
-        dict: ops (throughput), ops_per_cpu_s (operations per second of CPU
-        time of the workload), and the tracer's start-up, stop time, peak
-        RSS and CPU time when traced."""
+        """Runs one workload, traced by argv `tracer` if given (or by a
+        group of tracers, a list of argvs, all attached before the window
+        and their costs summed).  Returns a dict: ops (throughput),
+        ops_per_cpu_s (operations per second of CPU time of the workload),
+        and the tracer's start-up, stop time, peak RSS and CPU time when
+        traced."""
         loops = self.loops.get(name)
         wl = Proc(self.wl_argv(name), self.path("wl.out"), self.path("wl.err"),
                   stopped=True)
         if self.args.nice:
             os.setpriority(os.PRIO_PROCESS, wl.pid, self.args.nice)
-        tr, info = None, None
+        group = row_group(tracer) if tracer else []
+        trs, info = [], None
         try:
-            if tracer:
-                argv = subst(tracer, pid=wl.pid, other=self.other)
-                tr = Proc(argv, self.path("tr.out"), self.path("tr.err"))
-                info = {"startup_s": wait_attached(tr)}
-                progs = bpf_programs(tr.pid)
-                before = bpf_sample(tr.pid, progs)
+            progs, before = {}, {}
+            for argv in group:
+                tr = Proc(subst(argv, pid=wl.pid, other=self.other), self.path("tr.out"),
+                          self.path("tr.err"))
+                trs.append(tr)
+                wait_attached(tr)
+            if trs:
+                info = {"startup_s": max(tr.t_attached - tr.t0 for tr in trs)}
+                for tr in trs:
+                    p = bpf_programs(tr.pid)
+                    progs[tr.pid] = p
+                    before.update(bpf_sample(tr.pid, p))
             wl.signal(signal.SIGCONT)
             if not wl.wait(self.args.secs * 20 + 30):
                 raise RuntimeError("workload did not finish")
-            if tr:
-                info["bpf"] = bpf_cost(progs, before, bpf_sample(tr.pid, progs),
-                                       WORKLOADS[name]["hooks"])
+            if trs:
+                after, merged = {}, {}
+                for tr in trs:
+                    after.update(bpf_sample(tr.pid, progs[tr.pid]))
+                    merged.update(progs[tr.pid])
+                info["bpf"] = bpf_cost(merged, before, after, WORKLOADS[name]["hooks"])
             if wl.rc != 0:
                 raise RuntimeError(f"workload exited {wl.rc}: {first_line(wl.err)}")
             with open(wl.out, errors="replace") as f:
@@ -658,16 +677,20 @@ class Bench:
             cpu = wl.rusage.ru_utime + wl.rusage.ru_stime
             res = {"ops": float(m.group(1)),
                    "ops_per_cpu_s": total / cpu if cpu > 0 else None}
-            if tr:
+            if trs:
                 bpf_per_event(info["bpf"], total * WORKLOADS[name]["per_op"],
-                              any("{pid}" in a for a in tracer))
-            if tr:
+                              any("{pid}" in a for argv in group for a in argv))
                 res.update(info)
-                res.update(self.stop_tracer(tr))
+                stops = [self.stop_tracer(tr) for tr in trs]
+                res.update(report_s=max(x["report_s"] for x in stops),
+                           rc=max(x["rc"] for x in stops),
+                           second_sigint=any(x["second_sigint"] for x in stops),
+                           maxrss_kb=sum(x["maxrss_kb"] or 0 for x in stops),
+                           cpu_s=sum(x["cpu_s"] or 0 for x in stops))
             return res
         finally:
             wl.kill()
-            if tr:
+            for tr in trs:
                 tr.kill()
 
     @staticmethod
@@ -700,15 +723,32 @@ def subst(argv, **values):
 
 
 def row_argv(cmd):
+    """A row's command as an argv, or a group of tracers run at once
+    ("CMD & CMD ...") as a list of argvs."""
+    if isinstance(cmd, str) and " & " in cmd:
+        return [shlex.split(c) for c in cmd.split(" & ")]
     return shlex.split(cmd) if isinstance(cmd, str) else list(cmd)
 
 
+def row_group(argv):
+    """The argvs of a row: one, or its group's"""
+    return argv if argv and isinstance(argv[0], list) else [argv]
+
+
+def row_command(argv):
+    return " & ".join(" ".join(shlex.quote(a) for a in x) for x in row_group(argv))
+
+
 def row_missing(argv):
-    prog = argv[0]
-    if "/" in prog:
-        p = prog if os.path.isabs(prog) else os.path.join(ROOT, prog)
-        return not (os.path.isfile(p) and os.access(p, os.X_OK))
-    return shutil.which(prog) is None
+    for x in row_group(argv):
+        prog = x[0]
+        if "/" in prog:
+            p = prog if os.path.isabs(prog) else os.path.join(ROOT, prog)
+            if not (os.path.isfile(p) and os.access(p, os.X_OK)):
+                return True
+        elif shutil.which(prog) is None:
+            return True
+    return False
 
 
 def med(xs):
@@ -759,7 +799,7 @@ def run_overhead(b, rows, log):
 def summarize_row(r):
     runs = r["runs"]
     out = {"workload": r["workload"], "tracer": r["label"],
-           "command": " ".join(shlex.quote(a) for a in r["argv"]),
+           "command": row_command(r["argv"]),
            "goal": r["goal"], "runs": len(runs)}
     if r.get("skipped"):
         out["status"] = "skipped: not built"
