@@ -24,6 +24,11 @@ extern __u32 exec_gen;
 const volatile bool want_ustack = true;
 const volatile bool want_kstack = true;
 const volatile bool want_names = true;	/* announce regions for mapping names */
+/* For tests (SUITE_TEST_SKIP_FAULT=N, tools/lib/testenv.h): every Nth run
+ * of a program does nothing, as if the kernel had not run it: a fault the
+ * kernel counted and the tool did not see */
+const volatile __u32 skip_fault_every = 0;
+__u32 skip_fault_seq;
 
 /* Written by user space while running (.bss) */
 __u64 warmup_end_ns;	/* bpf_ktime_get_ns() before which faults are warm-up;
@@ -188,6 +193,8 @@ static __always_inline int handle_fault(struct bpf_perf_event_data *ctx, bool ma
 	__u32 zero_key = 0;
 	__u64 addr, ip, seq = 0;
 
+	if (skip_fault_every && ++skip_fault_seq % skip_fault_every == 0)
+		return 0;
 	if (!tid || !target_current(tgid, tid))
 		return 0;
 	if (duplicate(ctx, tid))

@@ -4,6 +4,7 @@
 #include "bpfload.h"
 #include "bpfmaps.h"
 #include "collect.h"
+#include "events.h"
 #include "hashmap.h"
 #include "targets.h"
 #include "xalloc.h"
@@ -133,13 +134,29 @@ static void memlock(struct mtext *t, const struct targets *ts)
 	}
 }
 
+/* The kernel's count of our events, then what the program saw of them:
+ * read in this order, a fault counted by the kernel whose program has not
+ * yet run is not taken for lost */
+static void not_seen(struct pf_export *x)
+{
+	__u64 kernel, seen = 0;
+
+	if (!x->count_missed)
+		return;
+	kernel = fault_events_count(x->ev);
+	for (__u32 k = PF_STAT_MAJOR; k <= PF_STAT_DUP; k++)
+		seen += percpu_u64_sum(x->stats, k);
+	if (kernel > seen && kernel - seen > x->not_seen)
+		x->not_seen = kernel - seen;
+}
+
 void pf_export_render(struct mtext *t, void *ctx)
 {
 	struct pf_export *x = ctx;
 	struct snap s = { .sum = hashmap_new(sizeof(struct series_key), sizeof(struct series)) };
-	static const char *const names[] = { "snapshot_read_failed" };
+	static const char *const names[] = { "snapshot_read_failed", "faults_not_seen" };
 	struct mlabel l = { "kind", "minor" };
-	__u64 losses[LOSS_KINDS];
+	__u64 losses[LOSS_KINDS], own[2];
 
 	if (!x->series)
 		x->series = hashmap_new(sizeof(struct series_key), sizeof(struct series));
@@ -163,7 +180,10 @@ void pf_export_render(struct mtext *t, void *ctx)
 	mtext_u64(t, WARM, &l, 1, x->warm[1]);
 	memlock(t, x->targets);
 	losses_read(x->losses, losses);
-	exporter_common(x->e, t, losses, names, &x->read_failed, 1);
+	not_seen(x);
+	own[0] = x->read_failed;
+	own[1] = x->not_seen;
+	exporter_common(x->e, t, losses, names, own, 2);
 }
 
 void pf_export_free(struct pf_export *x)

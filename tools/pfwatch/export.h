@@ -9,7 +9,9 @@
  * with the next drain.  A fault moves from a CPU's pending sum into that
  * map while the snapshot is taken, so a snapshot can count less than the
  * one before: every series is published as the highest value it had, and
- * a counter never goes down. */
+ * a counter never goes down.  The faults the program did not see
+ * (losses_total{kind="faults_not_seen"}) read the kernel's count first,
+ * then the program's, so that a fault in flight never counts as lost. */
 #ifndef PFWATCH_EXPORT_H
 #define PFWATCH_EXPORT_H
 
@@ -19,6 +21,7 @@
 struct aggmap;
 struct bpf_map;
 struct collected;
+struct fault_events;
 struct hashmap;
 struct targets;
 
@@ -31,6 +34,12 @@ struct pf_export {
 	struct hashmap *series;		/* (tgid, tid) -> the last published */
 	__u64 warm[2];			/* warm-up: minor, major */
 	__u64 read_failed;
+	/* faults the kernel counted on our events that the program did not
+	 * record (count_missed: where every event of ours is the targets') */
+	const struct fault_events *ev;
+	struct bpf_map *stats;
+	bool count_missed;
+	__u64 not_seen;			/* the highest seen so far */
 };
 
 /* An exporter_render_fn (ctx: struct pf_export) */

@@ -32,6 +32,7 @@
 #include "bpfload.h"
 #include "xalloc.h"
 #include "perfev.h"
+#include "testenv.h"
 #include "vmas.h"
 #include "announce.h"
 #include "dwarf.h"
@@ -199,6 +200,7 @@ int pfwatch_configure(struct lifecycle *lc)
 {
 	struct pfwatch_bpf *skel = lc->skel;
 
+	skel->rodata->skip_fault_every = testenv_skip_fault();
 	skel->rodata->dwarf_mode = env.s.dwarf;
 	skel->rodata->ustack_copy_size = env.s.stack_copy;
 	lifecycle_size_stacks(lc, &env.s);
@@ -234,6 +236,13 @@ int pfwatch_setup(struct lifecycle *lc)
 				     collected_on_sample, &pf->c);
 }
 
+/* Every event of ours ran the program: what it did not count was lost
+ * (per-CPU events with a filter also count other processes) */
+static bool every_event_ours(const struct pfwatch *pf)
+{
+	return pf->r.task_mode || (!env.c.pids.n && !env.c.tids.n);
+}
+
 /* The end of the warm-up, then the perf events that run the programs */
 int pfwatch_started(struct lifecycle *lc)
 {
@@ -262,6 +271,9 @@ int pfwatch_started(struct lifecycle *lc)
 	pf->exp.losses = skel->maps.losses;
 	pf->exp.c = &pf->c;
 	pf->exp.targets = &pf->targets;
+	pf->exp.ev = &pf->ev;
+	pf->exp.stats = skel->maps.stats;
+	pf->exp.count_missed = every_event_ours(pf);
 	exporter_hook(pf->exp.e, &lc->run, pf_export_render, &pf->exp);
 	return 0;
 }
@@ -342,9 +354,7 @@ int pfwatch_collect(struct lifecycle *lc)
 		return err;
 	collected_read(&pf->c, pf->counts);
 	read_stats(skel->maps.stats, r->stats);
-	/* every event of ours ran the program: what it did not count was lost
-	 * (per-CPU events with a filter also count other processes) */
-	if (r->task_mode || (!env.c.pids.n && !env.c.tids.n)) {
+	if (every_event_ours(pf)) {
 		__u64 seen = r->stats[PF_STAT_MAJOR] + r->stats[PF_STAT_MINOR] +
 			     r->stats[PF_STAT_DUP];
 
