@@ -74,7 +74,7 @@ $(OUT)/obj/%.o: %.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-# Syscall names (tools/syswatch/syscalls.c), generated from the system's kernel
+# Syscall names (tools/lib/syscalls.c), generated from the system's kernel
 # headers for x86_64 and arm64 by scripts/gen_syscalls.sh: never typed by hand.
 SYSCALL_HDRS := $(wildcard /usr/include/x86_64-linux-gnu/asm/unistd_64.h \
 	/usr/include/asm-generic/unistd.h /usr/include/aarch64-linux-gnu/asm/unistd.h \
@@ -83,7 +83,7 @@ $(OUT)/syscall_names.h: scripts/gen_syscalls.sh $(SYSCALL_HDRS)
 	@mkdir -p $(@D)
 	$(call msg,GEN,$@)
 	$(Q)CPP="$(CC) -E" scripts/gen_syscalls.sh $@
-$(OUT)/obj/tools/syswatch/syscalls.o: $(OUT)/syscall_names.h
+$(OUT)/obj/tools/lib/syscalls.o: $(OUT)/syscall_names.h
 
 $(OUT)/libsuite.a: $(LIB_OBJS)
 	$(call msg,AR,$@)

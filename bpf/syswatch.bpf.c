@@ -16,6 +16,7 @@
 #include "hist.bpf.h"
 #include "ustack.bpf.h"
 #include "tp.bpf.h"
+#include "sysregs.bpf.h"
 
 #define BPF_LOCAL_STORAGE_GET_F_CREATE	1
 
@@ -70,19 +71,6 @@ static __always_inline bool syscall_wanted(long nr)
 	if (nr < 0 || nr >= SW_MAX_SYSCALLS)
 		return false;
 	return sys_mask[(nr >> 6) & (SW_MAX_SYSCALLS / 64 - 1)] & (1ULL << (nr & 63));
-}
-
-/* The syscall number at the exit, from the registers, for calls whose
- * entry was not seen */
-static __always_inline long regs_nr(struct pt_regs *regs)
-{
-#if defined(__TARGET_ARCH_x86)
-	return BPF_CORE_READ(regs, orig_ax);
-#elif defined(__TARGET_ARCH_arm64)
-	return BPF_CORE_READ(regs, syscallno);
-#else
-	return -1;
-#endif
 }
 
 static __always_inline struct sw_val *stats_of(__u32 tid, __u32 nr)

@@ -19,16 +19,16 @@ static void test_parse(void)
 	uint64_t s, e;
 	const char *n;
 
-	CHECK(!vmas_parse_line(l1, &s, &e, &n), "anonymous line parses");
+	CHECK(!proc_maps_line(l1, &s, &e, &n), "anonymous line parses");
 	CHECK_U64(s, 0x7f0000000000ull, "start");
 	CHECK_U64(e, 0x7f0000021000ull, "end");
 	CHECK_STR(n, "[anon]", "no name: [anon]");
-	CHECK(!vmas_parse_line(l2, &s, &e, &n), "heap line parses");
+	CHECK(!proc_maps_line(l2, &s, &e, &n), "heap line parses");
 	CHECK_STR(n, "[heap]", "[heap] named");
-	CHECK(!vmas_parse_line(l3, &s, &e, &n), "file line parses");
+	CHECK(!proc_maps_line(l3, &s, &e, &n), "file line parses");
 	CHECK_STR(n, "/opt/my app/lib x.so (deleted)", "a path with spaces is whole");
-	CHECK(vmas_parse_line(l4, &s, &e, &n), "smaps field lines are not mappings");
-	CHECK(vmas_parse_line(l5, &s, &e, &n), "a field starting with hex letters is not a mapping");
+	CHECK(proc_maps_line(l4, &s, &e, &n), "smaps field lines are not mappings");
+	CHECK(proc_maps_line(l5, &s, &e, &n), "a field starting with hex letters is not a mapping");
 }
 
 static int in_data;

@@ -7,6 +7,7 @@
 #include "vec.h"
 
 #include <ctype.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,3 +174,28 @@ void cpu_list_minus(const struct cpu_list *a, const struct cpu_list *b,
 			cpu_list_add(out, a->cpus[i]);
 }
 
+bool cpus_self_avoid(const struct cpu_list *watched)
+{
+	struct cpu_list online = { 0 };
+	cpu_set_t *set;
+	size_t setsize;
+	bool ok = false;
+
+	if (cpus_online(&online))
+		return false;
+	setsize = CPU_ALLOC_SIZE(MAX_CPUS_SUPPORTED);
+	set = CPU_ALLOC(MAX_CPUS_SUPPORTED);
+	if (set) {
+		CPU_ZERO_S(setsize, set);
+		for (size_t i = 0; i < online.n; i++)
+			if (!cpu_list_has(watched, online.cpus[i])) {
+				CPU_SET_S(online.cpus[i], setsize, set);
+				ok = true;
+			}
+		if (ok && sched_setaffinity(0, setsize, set))
+			ok = false;
+		CPU_FREE(set);
+	}
+	cpu_list_free(&online);
+	return ok;
+}

@@ -35,4 +35,8 @@ void cpu_list_minus(const struct cpu_list *a, const struct cpu_list *b,
 		    struct cpu_list *out);
 void cpu_list_free(struct cpu_list *l);
 
+/* Moves the calling process's threads off the CPUs of l (onto every other
+ * online CPU): false if no other CPU is online or the move failed */
+bool cpus_self_avoid(const struct cpu_list *l);
+
 #endif

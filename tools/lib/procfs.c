@@ -4,6 +4,7 @@
 #include "opts.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <dirent.h>
 #include <stdarg.h>
 #include <fcntl.h>
@@ -147,4 +148,29 @@ int read_small_file(const char *path, char *buf, size_t size)
 		return -1;
 	buf[n] = 0;
 	return (int)n;
+}
+
+int proc_maps_line(char *line, uint64_t *start, uint64_t *end,
+		    const char **name)
+{
+	char *p = line, *nl;
+
+	if (sscanf(line, "%" SCNx64 "-%" SCNx64, start, end) != 2 || *end <= *start)
+		return -1;
+	/* address perms offset dev inode, then the name after spaces */
+	for (int field = 0; field < 5; field++) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			return -1;
+		while (*p && *p != ' ' && *p != '\n')
+			p++;
+	}
+	while (*p == ' ')
+		p++;
+	nl = strchr(p, '\n');
+	if (nl)
+		*nl = 0;
+	*name = *p ? p : "[anon]";
+	return 0;
 }

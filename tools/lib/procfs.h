@@ -60,4 +60,9 @@ uint64_t status_u64(const char *status, const char *name);
 /* Read a small file into buf (NUL-terminated); -1 if unreadable. */
 int read_small_file(const char *path, char *buf, size_t size);
 
+/* Parse one /proc/PID/maps line: 0, or -1 if it is not one.  name points
+ * into line ("[anon]" for a mapping without a name). */
+int proc_maps_line(char *line, uint64_t *start, uint64_t *end,
+		   const char **name);
+
 #endif

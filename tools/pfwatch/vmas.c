@@ -72,31 +72,6 @@ static struct pid_vmas *pid_slot(struct vmas *v, uint32_t pid, uint64_t image)
 	return p;
 }
 
-int vmas_parse_line(char *line, uint64_t *start, uint64_t *end,
-		    const char **name)
-{
-	char *p = line, *nl;
-
-	if (sscanf(line, "%" SCNx64 "-%" SCNx64, start, end) != 2 || *end <= *start)
-		return -1;
-	/* address perms offset dev inode, then the name after spaces */
-	for (int field = 0; field < 5; field++) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			return -1;
-		while (*p && *p != ' ' && *p != '\n')
-			p++;
-	}
-	while (*p == ' ')
-		p++;
-	nl = strchr(p, '\n');
-	if (nl)
-		*nl = 0;
-	*name = *p ? p : "[anon]";
-	return 0;
-}
-
 static int ent_cmp(const void *a, const void *b)
 {
 	const struct vma_ent *x = a, *y = b;
@@ -156,7 +131,7 @@ int vmas_capture(struct vmas *v, uint32_t pid, uint64_t image)
 		uint64_t start, end;
 		const char *name;
 
-		if (!vmas_parse_line(line, &start, &end, &name))
+		if (!proc_maps_line(line, &start, &end, &name))
 			push(&e, &n, &cap, start, end, name);
 	}
 	qsort(e, n, sizeof(*e), ent_cmp);	/* sorted already, normally */

@@ -32,9 +32,5 @@ int vmas_capture(struct vmas *v, uint32_t pid, uint64_t image);
 const struct vma_ent *vmas_find(const struct vmas *v, uint32_t pid, uint64_t image,
 				uint64_t addr);
 
-/* Parse one /proc/PID/maps line: 0, or -1 if it is not one.  name points
- * into line ("[anon]" for a mapping without a name). */
-int vmas_parse_line(char *line, uint64_t *start, uint64_t *end,
-		    const char **name);
 
 #endif

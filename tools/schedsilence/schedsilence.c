@@ -162,33 +162,6 @@ static int on_event(void *s, void *data, size_t size)
 	return 0;
 }
 
-/* Keep our own threads off the watched CPUs; false if impossible */
-static bool move_self(const struct cpu_list *watched)
-{
-	struct cpu_list online = { 0 };
-	cpu_set_t *set;
-	size_t setsize;
-	bool ok = false;
-
-	if (cpus_online(&online))
-		return false;
-	setsize = CPU_ALLOC_SIZE(MAX_CPUS_SUPPORTED);
-	set = CPU_ALLOC(MAX_CPUS_SUPPORTED);
-	if (set) {
-		CPU_ZERO_S(setsize, set);
-		for (size_t i = 0; i < online.n; i++)
-			if (!cpu_list_has(watched, online.cpus[i])) {
-				CPU_SET_S(online.cpus[i], setsize, set);
-				ok = true;
-			}
-		if (ok && sched_setaffinity(0, setsize, set))
-			ok = false;
-		CPU_FREE(set);
-	}
-	cpu_list_free(&online);
-	return ok;
-}
-
 static const char *const loss_hints[LOSS_KINDS] = {
 	[LOSS_RINGBUF] = "raise --ringbuf-kb; the counts are lower bounds",
 	[LOSS_START_FULL] = "work items were missed",
@@ -212,7 +185,7 @@ static const char *const required_tps[] = {
 
 int schedsilence_prepare(struct lifecycle *lc)
 {
-	rp.self_on_watched = !move_self(&env.c.cpus);
+	rp.self_on_watched = !cpus_self_avoid(&env.c.cpus);
 	if (rp.self_on_watched)
 		msg_warn("every online CPU is watched: schedsilence itself runs on them "
 			 "and is counted");

@@ -13,66 +13,7 @@
 #include "cpulist.h"
 #include "opts.h"
 #include "model.h"
-
-#define SYSCONF_STR 256
-
-/* The isolation's parameters on the kernel command line */
-enum cmd_param {
-	CMD_ISOLCPUS,
-	CMD_NOHZ_FULL,
-	CMD_RCU_NOCBS,
-	CMD_IRQAFFINITY,
-	CMD_PARAMS,
-};
-/* Their names: "isolcpus", ... */
-extern const char *const cmd_param_names[CMD_PARAMS];
-
-struct sys_config {
-	char online[SYSCONF_STR];		/* /sys/devices/system/cpu/online */
-	char isolated[SYSCONF_STR];		/* /sys/devices/system/cpu/isolated */
-	bool has_nohz_full_file;
-	char nohz_full[SYSCONF_STR];		/* /sys/devices/system/cpu/nohz_full */
-	char cmdline[4096];			/* /proc/cmdline */
-	struct {
-		bool has;			/* given on the command line */
-		char val[SYSCONF_STR];
-	} cmd[CMD_PARAMS];			/* by enum cmd_param */
-	char wq_cpumask[SYSCONF_STR];		/* /sys/devices/virtual/workqueue/cpumask (hex) */
-	char wq_cpulist[SYSCONF_STR];		/* the same as a list, "" if unreadable */
-	char default_affinity[SYSCONF_STR];	/* /proc/irq/default_smp_affinity */
-	int kconfig_no_hz_full;			/* CONFIG_NO_HZ_FULL: 1, 0, -1 unknown */
-	int kconfig_rcu_nocb;			/* CONFIG_RCU_NOCB_CPU */
-	int timer_migration;			/* kernel.timer_migration, -1 unknown */
-};
-
-void sys_config_read(struct sys_config *c);
-/* The value of KEY= in a kernel command line; false if absent */
-bool cmdline_param(const char *cmdline, const char *key, char *out, size_t size);
-
-/* /proc/interrupts, the columns of the watched CPUs only */
-struct irq_line {
-	char id[16];		/* "36", "LOC" */
-	char desc[96];		/* the rest of the line, blanks squeezed */
-	uint64_t cnt[SS_MAX_WATCH];	/* by position in the watched list */
-};
-
-struct irq_snap {
-	struct irq_line *lines;
-	size_t n;
-};
-
-int irq_snap_parse(const char *text, const struct cpu_list *watch, struct irq_snap *s);
-int irq_snap_read(const struct cpu_list *watch, struct irq_snap *s);
-void irq_snap_free(struct irq_snap *s);
-
-struct irq_moved {
-	char id[16];
-	char desc[96];
-	uint64_t delta;
-};
-/* Lines whose column for watched CPU number widx moved; *out is malloced */
-size_t irq_snap_delta(const struct irq_snap *before, const struct irq_snap *after,
-		      size_t widx, struct irq_moved **out);
+#include "isolation.h"
 
 /* voluntary/nonvoluntary_ctxt_switches of a thread; -1 when gone */
 int thread_ctxt_switches(uint32_t tid, uint64_t *vol, uint64_t *nonvol);
@@ -100,9 +41,4 @@ void allowed_free(struct allowed *a);
 /* The fix for one intruder on this machine, in one or two sentences */
 void silence_fix(const struct intruder *r, const struct sys_config *c,
 		 const struct cpu_list *watched, char *buf, size_t size);
-/* The IRQ part, given /proc/irq/N/smp_affinity_list's content (or NULL) */
-void silence_fix_irq(uint32_t irq, const char *affinity, const char *effective,
-		     uint32_t cpu, const struct cpu_list *watched,
-		     const char *online, char *buf, size_t size);
-
 #endif

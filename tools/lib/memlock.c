@@ -3,7 +3,6 @@
 #include "msg.h"
 #include "clock.h"
 #include "procfs.h"
-#include "vmas.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +50,7 @@ bool memlock_read(uint32_t pid, struct memlock *m)
 		uint64_t start, end;
 		const char *name;
 
-		if (!vmas_parse_line(line, &start, &end, &name)) {
+		if (!proc_maps_line(line, &start, &end, &name)) {
 			gate = start >> 63;	/* [vsyscall] is never locked */
 			continue;
 		}
