@@ -322,3 +322,74 @@ bool isol_in_list(const char *list, uint32_t cpu)
 	cpu_list_free(&l);
 	return in;
 }
+
+void isol_fix_tick(const struct sys_config *c, uint32_t cpu, char *buf, size_t size)
+{
+	if (c->kconfig_no_hz_full == 0) {
+		snprintf(buf, size, "the tick runs while CPU %u has a task; nohz_full=%u "
+			 "stops it with one task running, but this kernel lacks "
+			 "CONFIG_NO_HZ_FULL=y (nohz_full is %s): build one with it", cpu,
+			 cpu, c->has_nohz_full_file ? isol_or_none(c->nohz_full) : "not available");
+	} else if (!isol_in_list(c->nohz_full, cpu)) {
+		snprintf(buf, size, "the tick runs while CPU %u has a task; boot with "
+			 "nohz_full=%u (now /sys/devices/system/cpu/nohz_full = %s) and "
+			 "keep one task on it", cpu, cpu, isol_or_none(c->nohz_full));
+	} else {
+		snprintf(buf, size, "CPU %u is nohz_full, yet the tick ran: more than one "
+			 "runnable task, a POSIX CPU timer, perf events or RCU keep it "
+			 "(see tick_stop dependencies)", cpu);
+	}
+}
+
+void isol_fix_softirq(const char *n, uint32_t cpu, const struct sys_config *c,
+		      char *buf, size_t size)
+{
+
+	if (!strcmp(n, "TIMER"))
+		snprintf(buf, size, "timer_list timers armed on CPU %u; nohz_full=%u "
+			 "(now %s) with kernel.timer_migration=1 (now %d) moves unpinned "
+			 "ones away", cpu, cpu, isol_or_none(c->nohz_full), c->timer_migration);
+	else if (!strcmp(n, "RCU"))
+		snprintf(buf, size, "RCU core processing: rcu_nocbs=%u (now %s) and "
+			 "nohz_full=%u", cpu, isol_rcu_nocbs(c),
+			 cpu);
+	else if (!strcmp(n, "NET_RX") || !strcmp(n, "NET_TX"))
+		snprintf(buf, size, "network processing: move the NIC's IRQs (irq rows) "
+			 "and clear CPU %u from /sys/class/net/*/queues/rx-*/rps_cpus", cpu);
+	else if (!strcmp(n, "SCHED"))
+		snprintf(buf, size, "load balancing: isolcpus=domain,%u (now isolated = "
+			 "%s)", cpu, isol_or_none(c->isolated));
+	else if (!strcmp(n, "BLOCK"))
+		snprintf(buf, size, "block I/O completions: move the disk's IRQ, set "
+			 "/sys/block/*/queue/rq_affinity to 1");
+	else
+		snprintf(buf, size, "raised by the interrupts on this CPU (see the irq "
+			 "rows)");
+}
+
+void isol_fix_ipi(const char *name, uint32_t cpu, char *buf, size_t size)
+{
+	if (!strcmp(name, "reschedule"))
+		snprintf(buf, size, "another CPU woke a task onto CPU %u (see the task "
+			 "rows, their wakers, and the IPI senders)", cpu);
+	else if (!strncmp(name, "call_function", 13))
+		snprintf(buf, size, "cross-CPU function calls (TLB flushes, "
+			 "smp_call_function*): see the IPI senders; a process with "
+			 "threads on CPU %u and elsewhere causes TLB flushes", cpu);
+	else if (!strcmp(name, "irq_work"))
+		snprintf(buf, size, "irq_work raised on this CPU (perf, printk, RCU, "
+			 "tracing)");
+	else
+		snprintf(buf, size, "platform interrupt (hypervisor callback)");
+}
+
+void isol_fix_hrtimer(const char *name, uint32_t cpu, char *buf, size_t size)
+{
+	if (strstr(name, "tick_"))
+		snprintf(buf, size, "the tick's own timer (see timer_tick)");
+	else if (!strcmp(name, "hrtimer_wakeup"))
+		snprintf(buf, size, "a sleep timeout (nanosleep, poll, futex) armed "
+			 "on CPU %u: the sleeper runs here (see the task rows)", cpu);
+	else
+		snprintf(buf, size, "an hrtimer armed on CPU %u", cpu);
+}

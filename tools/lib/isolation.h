@@ -89,4 +89,12 @@ bool isol_in_list(const char *list, uint32_t cpu);
 /* The first line of a small file, "" if unreadable */
 void isol_read_trimmed(const char *path, char *buf, size_t size);
 
+/* The fixes for what runs on CPU cpu: the tick, a softirq (by its name,
+ * "TIMER"), an IPI ("reschedule"), an hrtimer callback (its function) */
+void isol_fix_tick(const struct sys_config *c, uint32_t cpu, char *buf, size_t size);
+void isol_fix_softirq(const char *name, uint32_t cpu, const struct sys_config *c,
+		      char *buf, size_t size);
+void isol_fix_ipi(const char *name, uint32_t cpu, char *buf, size_t size);
+void isol_fix_hrtimer(const char *name, uint32_t cpu, char *buf, size_t size);
+
 #endif

@@ -149,8 +149,11 @@ static __u32 stack_ring_bytes(__u64 n)
 
 void lifecycle_size_stacks(struct lifecycle *lc, const struct stack_opts *s)
 {
-	map_resize(lifecycle_map(lc, "ustack_rb"), s->dwarf ? 32 << 20 : 4096);
-	map_resize(lifecycle_map(lc, "ustack_scratch"), s->dwarf ? ncpus_possible() : 1);
+	/* an object without --dwarf (no bpf/ustack.bpf.h) has neither */
+	if (lifecycle_map(lc, "ustack_rb"))
+		map_resize(lifecycle_map(lc, "ustack_rb"), s->dwarf ? 32 << 20 : 4096);
+	if (lifecycle_map(lc, "ustack_scratch"))
+		map_resize(lifecycle_map(lc, "ustack_scratch"), s->dwarf ? ncpus_possible() : 1);
 	map_resize_opt(lifecycle_map(lc, "stack_seen"), s->stack_storage,
 		       "--stack-storage-size", s->stack_storage);
 	map_resize_opt(lifecycle_map(lc, "stack_rb"), stack_ring_bytes(s->stack_storage),
@@ -339,7 +342,12 @@ int lifecycle_run(const struct lifecycle_ops *ops, struct common_opts *opts,
 
 void envelope_begin(struct json *j)
 {
-	json_init(j, stdout);
+	envelope_begin_to(j, stdout);
+}
+
+void envelope_begin_to(struct json *j, FILE *f)
+{
+	json_init(j, f);
 	json_obj_begin(j);
 	json_kv_str(j, "tool", tool_name);
 	json_kv_str(j, "version", SUITE_VERSION);

@@ -42,6 +42,7 @@
 #include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "filter.h"
 #include "losses.h"
 #include "opts.h"
@@ -242,6 +243,8 @@ int lifecycle_check_exit(const struct lifecycle *lc, bool found);
 /* The JSON envelope every tool writes: {"tool":..,"version":.. (then the
  * tool's keys) ... "losses":{..}} on stdout */
 void envelope_begin(struct json *j);
+/* The same into f (a file of the tool's, e.g. an evidence bundle) */
+void envelope_begin_to(struct json *j, FILE *f);
 void envelope_end(struct json *j);
 /* "duration_s": the time traced (run_loop's start to end) */
 void envelope_duration(struct json *j);

@@ -164,3 +164,15 @@ const char *perfev_strerror(int err)
 		return strerror(err);
 	}
 }
+
+void perfev_fault_attr(struct perf_event_attr *a, bool major, bool inherit)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = major ? PERF_COUNT_SW_PAGE_FAULTS_MAJ : PERF_COUNT_SW_PAGE_FAULTS_MIN;
+	a->sample_period = 1;
+	a->sample_type = PERF_SAMPLE_ADDR;
+	/* threads created later are followed, child processes not */
+	a->inherit = inherit;
+	a->inherit_thread = inherit;
+}

@@ -7,6 +7,7 @@
 #ifndef SUITE_PERFEV_H
 #define SUITE_PERFEV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -54,5 +55,10 @@ uint64_t perfev_fd_room(void);
 
 /* Text for a failed perf_event_open (errno), naming what is missing */
 const char *perfev_strerror(int err);
+
+/* The software event of every major (or minor) page fault, each one a
+ * sample with its address (PERF_SAMPLE_ADDR); inherit: followed into the
+ * threads created later */
+void perfev_fault_attr(struct perf_event_attr *a, bool major, bool inherit);
 
 #endif

@@ -10,18 +10,6 @@
 
 enum { TAG_MAJOR, TAG_MINOR };
 
-static void fault_attr(struct perf_event_attr *a, bool major, bool inherit)
-{
-	memset(a, 0, sizeof(*a));
-	a->type = PERF_TYPE_SOFTWARE;
-	a->config = major ? PERF_COUNT_SW_PAGE_FAULTS_MAJ : PERF_COUNT_SW_PAGE_FAULTS_MIN;
-	a->sample_period = 1;
-	a->sample_type = PERF_SAMPLE_ADDR;
-	/* -p: threads created later are followed, child processes not */
-	a->inherit = inherit;
-	a->inherit_thread = inherit;
-}
-
 /* The two events of thread tid, which then has its own (a thread gone
  * meanwhile is no error) */
 static int open_thread(struct fault_events *fe, __u32 tid, bool inherit)
@@ -29,10 +17,10 @@ static int open_thread(struct fault_events *fe, __u32 tid, bool inherit)
 	struct perf_event_attr a;
 	int err;
 
-	fault_attr(&a, true, inherit);
+	perfev_fault_attr(&a, true, inherit);
 	err = perfev_open_thread(fe->pev, &a, tid, fe->major, TAG_MAJOR, tid);
 	if (!err) {
-		fault_attr(&a, false, inherit);
+		perfev_fault_attr(&a, false, inherit);
 		err = perfev_open_thread(fe->pev, &a, tid, fe->minor, TAG_MINOR, tid);
 	}
 	id_list_add(&fe->done, tid);
@@ -98,11 +86,11 @@ static int open_cpu_events(struct fault_events *fe)
 	struct perf_event_attr a;
 	int err;
 
-	fault_attr(&a, true, false);
+	perfev_fault_attr(&a, true, false);
 	err = perfev_open_cpus(fe->pev, &a, fe->major, TAG_MAJOR);
 	if (err)
 		return err;
-	fault_attr(&a, false, false);
+	perfev_fault_attr(&a, false, false);
 	return perfev_open_cpus(fe->pev, &a, fe->minor, TAG_MINOR);
 }
 

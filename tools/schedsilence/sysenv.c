@@ -87,24 +87,6 @@ void allowed_free(struct allowed *a)
 
 /* ---- fixes ---- */
 
-static void fix_tick(const struct sys_config *c, uint32_t cpu, char *buf, size_t size)
-{
-	if (c->kconfig_no_hz_full == 0) {
-		snprintf(buf, size, "the tick runs while CPU %u has a task; nohz_full=%u "
-			 "stops it with one task running, but this kernel lacks "
-			 "CONFIG_NO_HZ_FULL=y (nohz_full is %s): build one with it", cpu,
-			 cpu, c->has_nohz_full_file ? isol_or_none(c->nohz_full) : "not available");
-	} else if (!isol_in_list(c->nohz_full, cpu)) {
-		snprintf(buf, size, "the tick runs while CPU %u has a task; boot with "
-			 "nohz_full=%u (now /sys/devices/system/cpu/nohz_full = %s) and "
-			 "keep one task on it", cpu, cpu, isol_or_none(c->nohz_full));
-	} else {
-		snprintf(buf, size, "CPU %u is nohz_full, yet the tick ran: more than one "
-			 "runnable task, a POSIX CPU timer, perf events or RCU keep it "
-			 "(see tick_stop dependencies)", cpu);
-	}
-}
-
 static void fix_task(const struct intruder *r, const struct sys_config *c,
 		     const struct cpu_list *watched, char *buf, size_t size)
 {
@@ -189,50 +171,6 @@ static void fix_task(const struct intruder *r, const struct sys_config *c,
 	}
 }
 
-static void fix_softirq(const struct intruder *r, const struct sys_config *c,
-			char *buf, size_t size)
-{
-	const char *n = r->name;
-	uint32_t cpu = r->cpu;
-
-	if (!strcmp(n, "TIMER"))
-		snprintf(buf, size, "timer_list timers armed on CPU %u; nohz_full=%u "
-			 "(now %s) with kernel.timer_migration=1 (now %d) moves unpinned "
-			 "ones away", cpu, cpu, isol_or_none(c->nohz_full), c->timer_migration);
-	else if (!strcmp(n, "RCU"))
-		snprintf(buf, size, "RCU core processing: rcu_nocbs=%u (now %s) and "
-			 "nohz_full=%u", cpu, isol_rcu_nocbs(c),
-			 cpu);
-	else if (!strcmp(n, "NET_RX") || !strcmp(n, "NET_TX"))
-		snprintf(buf, size, "network processing: move the NIC's IRQs (irq rows) "
-			 "and clear CPU %u from /sys/class/net/*/queues/rx-*/rps_cpus", cpu);
-	else if (!strcmp(n, "SCHED"))
-		snprintf(buf, size, "load balancing: isolcpus=domain,%u (now isolated = "
-			 "%s)", cpu, isol_or_none(c->isolated));
-	else if (!strcmp(n, "BLOCK"))
-		snprintf(buf, size, "block I/O completions: move the disk's IRQ, set "
-			 "/sys/block/*/queue/rq_affinity to 1");
-	else
-		snprintf(buf, size, "raised by the interrupts on this CPU (see the irq "
-			 "rows)");
-}
-
-static void fix_ipi(const struct intruder *r, char *buf, size_t size)
-{
-	if (!strcmp(r->name, "reschedule"))
-		snprintf(buf, size, "another CPU woke a task onto CPU %u (see the task "
-			 "rows, their wakers, and the IPI senders)", r->cpu);
-	else if (!strncmp(r->name, "call_function", 13))
-		snprintf(buf, size, "cross-CPU function calls (TLB flushes, "
-			 "smp_call_function*): see the IPI senders; a process with "
-			 "threads on CPU %u and elsewhere causes TLB flushes", r->cpu);
-	else if (!strcmp(r->name, "irq_work"))
-		snprintf(buf, size, "irq_work raised on this CPU (perf, printk, RCU, "
-			 "tracing)");
-	else
-		snprintf(buf, size, "platform interrupt (hypervisor callback)");
-}
-
 void silence_fix(const struct intruder *r, const struct sys_config *c,
 		 const struct cpu_list *watched, char *buf, size_t size)
 {
@@ -255,13 +193,13 @@ void silence_fix(const struct intruder *r, const struct sys_config *c,
 				c->online, buf, size);
 		break;
 	case SK_SOFTIRQ:
-		fix_softirq(r, c, buf, size);
+		isol_fix_softirq(r->name, r->cpu, c, buf, size);
 		break;
 	case SK_TIMER_TICK:
-		fix_tick(c, r->cpu, buf, size);
+		isol_fix_tick(c, r->cpu, buf, size);
 		break;
 	case SK_IPI:
-		fix_ipi(r, buf, size);
+		isol_fix_ipi(r->name, r->cpu, buf, size);
 		break;
 	case SK_WORKQUEUE:
 		snprintf(buf, size, "work queued on CPU %u; unbound work honours "
@@ -271,13 +209,7 @@ void silence_fix(const struct intruder *r, const struct sys_config *c,
 			 isol_in_list(c->wq_cpulist, r->cpu) ? ", this one included" : "");
 		break;
 	case SK_HRTIMER:
-		if (strstr(r->name, "tick_"))
-			snprintf(buf, size, "the tick's own timer (see timer_tick)");
-		else if (!strcmp(r->name, "hrtimer_wakeup"))
-			snprintf(buf, size, "a sleep timeout (nanosleep, poll, futex) armed "
-				 "on CPU %u: the sleeper runs here (see the task rows)", r->cpu);
-		else
-			snprintf(buf, size, "an hrtimer armed on CPU %u", r->cpu);
+		isol_fix_hrtimer(r->name, r->cpu, buf, size);
 		break;
 	case SK_MIGRATION:
 		snprintf(buf, size, "moved here from CPU %u: its affinity includes CPU %u; "

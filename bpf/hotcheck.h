@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* hotcheck: the records its BPF half streams, one per event of the hot
+ * threads and of their CPUs, each sent once it is whole (an interval when
+ * it ends).  BPF: bpf/hotcheck.bpf.c; user space: tools/hotcheck/collect.c. */
+#ifndef HOTCHECK_H
+#define HOTCHECK_H
+
+#define TASK_COMM_LEN 16
+#define HC_NAME_LEN 32
+#define HC_SYSCALLS 512		/* syscall numbers with a histogram */
+
+enum hc_rec_type {
+	HCR_SYSCALL = 1,	/* nr, aux: return value; ts: entry, dur */
+	HCR_FAULT,		/* nr: 1 major, 0 minor; aux: address */
+	HCR_BLOCK,		/* off CPU voluntarily: nr: the syscall in flight (-1: none),
+				 * the waker in actor, wustack/wkstack */
+	HCR_PREEMPT,		/* off CPU while runnable: actor took the CPU */
+	HCR_MIGRATE,		/* nr: the CPU it moved to, aux: the one it left */
+	HCR_SIGNAL,		/* nr: signal, actor: the sender */
+	HCR_TASK,		/* another task ran on a hot CPU: actor, dur */
+	HCR_IRQ,		/* a hard IRQ on a hot CPU: nr, actor: its action name */
+	HCR_SOFTIRQ,		/* nr: the vector */
+	HCR_TIMER,		/* an hrtimer callback: aux: its function */
+	HCR_VECTOR,		/* an x86 vector (IPI, local timer): nr: enum hc_vector */
+	HCR_TYPES,
+};
+
+enum hc_vector {
+	HCV_LOCAL_TIMER,
+	HCV_RESCHEDULE,
+	HCV_CALL_FUNCTION,
+	HCV_CALL_FUNCTION_SINGLE,
+	HCV_IRQ_WORK,
+	HCV_KINDS,
+};
+
+#define HCR_F_EARLY	0x1	/* syscall: entered before tracing began (dur unknown) */
+#define HCR_F_KTHREAD	0x2	/* actor is a kernel thread */
+#define HCR_F_NORETURN	0x4	/* syscall: exit, exit_group */
+
+struct hc_rec {
+	__u32 type;		/* enum hc_rec_type */
+	__u32 tid;		/* the hot thread (0: CPU-level) */
+	__u32 pid;		/* its process */
+	__s32 cpu;
+	__u64 ts;		/* bpf_ktime_get_ns(): start */
+	__u64 dur;
+	__u64 ustack, kstack;	/* the hot thread's (bpf/stackeng.h ids or marks) */
+	__u64 wustack, wkstack;	/* block: the waker's; signal: the sender's */
+	__u64 image;		/* the hot process's image (bpf/announce.h) */
+	__u64 wimage;		/* the waker's */
+	__s64 nr;
+	__s64 aux;
+	__u32 actor_tid, actor_pid;
+	__u32 actor_ctx;	/* enum irqctx of the waker or sender */
+	__u32 flags;		/* HCR_F_* */
+	char comm[TASK_COMM_LEN];	/* the hot thread's */
+	char actor[HC_NAME_LEN];	/* waker, taker, sender, intruder, IRQ action */
+};
+
+/* Counters (map stats, per CPU) */
+enum hc_stat {
+	HCS_WARMUP_FAULTS,	/* faults of the hot threads in the warm-up */
+	HCS_SYSCALL_RANGE,	/* syscalls numbered beyond HC_SYSCALLS: no histogram */
+	HCS_KINDS,
+};
+
+#endif

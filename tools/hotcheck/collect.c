@@ -1,0 +1,612 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* hotcheck's records into the timeline and the verdict's rows. */
+#include "collect.h"
+#include "escape.h"
+#include "hashmap.h"
+#include "histogram.h"
+#include "irqctx.h"
+#include "preempt.h"
+#include "stacks.h"
+#include "stackstore.h"
+#include "syscalls.h"
+#include "xalloc.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const hc_check_names[HCK_N] = {
+	[HCK_SYSCALLS] = "syscalls",
+	[HCK_FAULTS] = "page faults",
+	[HCK_BLOCKS] = "blocks",
+	[HCK_PREEMPTIONS] = "preemptions",
+	[HCK_MIGRATIONS] = "migrations",
+	[HCK_SIGNALS] = "signals",
+	[HCK_INTRUDERS] = "cpu intruders",
+	[HCK_IRQS] = "irqs",
+	[HCK_SOFTIRQS] = "softirqs",
+	[HCK_TIMERS] = "timers",
+	[HCK_IPIS] = "ipis",
+	[HCK_ISOLATION] = "isolation",
+};
+
+/* What the hot threads do themselves.  Preemptions are the CPU's: a
+ * thread is preempted because another task shares its CPU. */
+bool hc_check_thread_level(enum hc_check_id id)
+{
+	return id <= HCK_SIGNALS && id != HCK_PREEMPTIONS;
+}
+
+int hc_on_record(void *ctx, void *data, size_t size)
+{
+	struct hc_run *r = ctx;
+	const struct hc_rec *rec = data;
+
+	if (size < sizeof(*rec) || !rec->type || rec->type >= HCR_TYPES) {
+		r->bad_records++;
+		return 0;
+	}
+	vec_push(&r->recs, *rec);
+	return 0;
+}
+
+void hc_collect_hists(struct hc_run *r, const struct hist *percpu, int ncpus)
+{
+	for (long nr = 0; nr < HC_SYSCALLS; nr++) {
+		struct hc_syscall_hist s = { .nr = nr };
+
+		for (int c = 0; c < ncpus; c++)
+			hist_merge(&s.h, &percpu[nr * ncpus + c]);
+		if (s.h.count)
+			vec_push(&r->sys, s);
+	}
+}
+
+/* ---- strings ---- */
+
+static const char *intern(struct hc_run *r, const char *s)
+{
+	void *v = hashmap_get_blob(r->strings, s, strlen(s) + 1, NULL);
+
+	return hashmap_key(r->strings, v);
+}
+
+/* A name from the kernel or a traced task (n bytes at most), escaped */
+static const char *intern_name(struct hc_run *r, const char *s, size_t n)
+{
+	char raw[HC_NAME_LEN + 1], esc[4 * HC_NAME_LEN + 8];
+
+	if (n > HC_NAME_LEN)
+		n = HC_NAME_LEN;
+	memcpy(raw, s, n);
+	raw[n] = 0;
+	return intern(r, esc_str(esc, sizeof(esc), raw));
+}
+
+static const char *internf(struct hc_run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static const char *internf(struct hc_run *r, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return intern(r, buf);
+}
+
+struct stack_key {
+	__u64 kstack, ustack, image;
+	__u32 pid;
+	__u32 nosched;
+};
+
+/* The folded stack (user frames root first, then kernel frames with
+ * "_[k]"), escaped; "" if no stack was taken */
+static const char *stack_name(struct hc_run *r, __u64 kstack, __u64 ustack, __u32 pid,
+			      __u64 image, bool nosched)
+{
+	struct stack_key key = { kstack, ustack, image, pid, nosched };
+	static struct stack_frames f;
+	const char **v;
+	bool created;
+	char *buf;
+	size_t len = 0, cap = 8192;
+
+	if (kstack == STACK_NONE && ustack == STACK_NONE)
+		return "";
+	v = hashmap_get(r->stack_names, &key, &created);
+	if (!created)
+		return *v;
+	stack_frames_resolve(r->sym, r->stacks,
+			     &(struct stack_ref){ .kstack = kstack, .ustack = ustack, .pid = pid,
+						  .image = image, .kernel_nosched = nosched }, &f);
+	buf = xmalloc(cap);
+	buf[0] = 0;
+	for (int i = 0; i < f.un + f.kn; i++) {
+		const char *name = i < f.un ? f.u[i] : f.k[i - f.un];
+		char esc[512];
+
+		esc_str(esc, sizeof(esc), name ? name : "[unknown]");
+		if (len + strlen(esc) + 8 >= cap)
+			buf = xrealloc(buf, cap *= 2, 1);
+		len += sprintf(buf + len, "%s%s%s", len ? ";" : "", esc, i < f.un ? "" : "_[k]");
+	}
+	*v = intern(r, buf);
+	free(buf);
+	return *v;
+}
+
+/* The leaf function of a folded stack's user part ("" if none) */
+static const char *stack_user_leaf(struct hc_run *r, const char *stack)
+{
+	const char *end = strstr(stack, "_[k]"), *p;
+	char buf[512];
+
+	if (!end)
+		end = stack + strlen(stack);
+	else	/* back to the frame before the first kernel frame */
+		while (end > stack && end[-1] != ';')
+			end--;
+	if (end > stack && end[-1] == ';')
+		end--;
+	p = end;
+	while (p > stack && p[-1] != ';')
+		p--;
+	snprintf(buf, sizeof(buf), "%.*s", (int)(end - p), p);
+	return intern(r, buf);
+}
+
+/* ---- events ---- */
+
+static const char *vector_name(long v)
+{
+	static const char *const names[HCV_KINDS] = {
+		[HCV_LOCAL_TIMER] = "local_timer",
+		[HCV_RESCHEDULE] = "reschedule",
+		[HCV_CALL_FUNCTION] = "call_function",
+		[HCV_CALL_FUNCTION_SINGLE] = "call_function_single",
+		[HCV_IRQ_WORK] = "irq_work",
+	};
+
+	return v >= 0 && v < HCV_KINDS ? names[v] : "vector";
+}
+
+static const char *signal_name(struct hc_run *r, long sig)
+{
+	const char *abbrev = sig > 0 && sig < NSIG ? sigabbrev_np((int)sig) : NULL;
+
+	return abbrev ? internf(r, "SIG%s", abbrev) : internf(r, "signal %ld", sig);
+}
+
+static const char *kernel_func(struct hc_run *r, __u64 addr)
+{
+	const char *name = NULL;
+
+	if (addr && stacksym_kernel(r->sym, &addr, 1, &name) == 1 && name)
+		return intern_name(r, name, strlen(name));
+	return internf(r, "0x%llx", (unsigned long long)addr);
+}
+
+/* Who acted (a waker, a sender): a task's comm, or the interrupt's label */
+static const char *actor_of(struct hc_run *r, const struct hc_rec *rec)
+{
+	if (rec->actor_ctx != IRQCTX_TASK)
+		return intern(r, irqctx_label(rec->actor_ctx));
+	return intern_name(r, rec->actor, sizeof(rec->actor));
+}
+
+static void event_of(struct hc_run *r, const struct hc_rec *rec, struct hc_event *e)
+{
+	char buf[64];
+
+	memset(e, 0, sizeof(*e));
+	e->tid = rec->tid;
+	e->cpu = rec->cpu;
+	e->start_ns = rec->ts;
+	e->dur_ns = rec->dur;
+	e->what = e->actor = e->stack = e->waker_stack = "";
+	switch (rec->type) {
+	case HCR_SYSCALL:
+		e->kind = HC_SYSCALL;
+		e->what = intern(r, syscall_name_fmt(rec->nr, buf, sizeof(buf)));
+		e->stack = stack_name(r, rec->kstack, rec->ustack, rec->pid, rec->image, false);
+		break;
+	case HCR_FAULT:
+		e->kind = HC_FAULT;
+		e->what = rec->nr ? "major" : "minor";
+		e->stack = stack_name(r, rec->kstack, rec->ustack, rec->pid, rec->image, false);
+		break;
+	case HCR_BLOCK:
+		e->kind = HC_BLOCK;
+		e->what = rec->nr >= 0 ? intern(r, syscall_name_fmt(rec->nr, buf, sizeof(buf)))
+				       : "off-cpu";
+		e->stack = stack_name(r, rec->kstack, rec->ustack, rec->pid, rec->image, true);
+		if (rec->actor_ctx != IRQCTX_TASK || rec->actor_tid) {
+			e->actor = actor_of(r, rec);
+			e->actor_tid = rec->actor_tid;
+		}
+		e->waker_stack = stack_name(r, rec->wkstack, rec->wustack, rec->actor_pid,
+					    rec->wimage, false);
+		break;
+	case HCR_PREEMPT:
+		e->kind = HC_PREEMPT;
+		e->what = "preempted";
+		e->actor = intern_name(r, rec->actor, sizeof(rec->actor));
+		e->actor_tid = rec->actor_tid;
+		break;
+	case HCR_MIGRATE:
+		e->kind = HC_MIGRATE;
+		e->what = internf(r, "cpu %lld -> %lld", (long long)rec->aux, (long long)rec->nr);
+		e->actor = actor_of(r, rec);
+		e->actor_tid = rec->actor_tid;
+		break;
+	case HCR_SIGNAL:
+		e->kind = HC_SIGNAL;
+		e->what = signal_name(r, rec->nr);
+		e->actor = actor_of(r, rec);
+		e->actor_tid = rec->actor_tid;
+		e->waker_stack = stack_name(r, rec->wkstack, rec->wustack, rec->actor_pid,
+					    rec->wimage, false);
+		break;
+	case HCR_TASK:
+		e->kind = HC_INTRUDER;
+		e->what = "task";
+		e->actor = intern_name(r, rec->actor, sizeof(rec->actor));
+		e->actor_tid = rec->actor_tid;
+		break;
+	case HCR_IRQ:
+		e->kind = HC_INTRUDER;
+		e->what = "irq";
+		e->actor = intern_name(r, rec->actor, sizeof(rec->actor));
+		e->actor_tid = (uint32_t)rec->nr;
+		break;
+	case HCR_SOFTIRQ:
+		e->kind = HC_INTRUDER;
+		e->what = "softirq";
+		e->actor = intern(r, softirq_name((__u32)rec->nr));
+		e->actor_tid = (uint32_t)rec->nr;
+		break;
+	case HCR_TIMER:
+		e->kind = HC_INTRUDER;
+		e->what = "timer";
+		e->actor = kernel_func(r, (__u64)rec->aux);
+		break;
+	case HCR_VECTOR:
+		e->kind = HC_INTRUDER;
+		e->what = rec->nr == HCV_LOCAL_TIMER ? "tick" : "ipi";
+		e->actor = vector_name(rec->nr);
+		e->actor_tid = (uint32_t)rec->nr;
+		break;
+	}
+}
+
+static int event_cmp(const void *a, const void *b)
+{
+	const struct hc_event *x = a, *y = b;
+
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+/* ---- the checks ---- */
+
+struct cause_key {
+	const char *cause, *stack;
+};
+
+static void cause_add(struct hc_run *r, struct hashmap *idx, enum hc_check_id c,
+		      const char *cause, const char *stack, const char *waker_stack,
+		      uint64_t dur, uint32_t id, bool kthread)
+{
+	struct cause_key key = { cause, stack };
+	bool created;
+	size_t *i = hashmap_get(idx, &key, &created);
+	struct hc_cause *k;
+
+	if (created) {
+		vec_push(&r->causes[c], ((struct hc_cause){ .cause = cause, .stack = stack,
+							      .waker_stack = waker_stack,
+							      .id = id, .kthread = kthread }));
+		*i = r->causes[c].n - 1;
+	}
+	k = &r->causes[c].v[*i];
+	k->count++;
+	k->time_ns += dur;
+	r->checks[c].count++;
+	r->checks[c].time_ns += dur;
+}
+
+static enum hc_check_id check_of(const struct hc_rec *rec)
+{
+	switch (rec->type) {
+	case HCR_SYSCALL: return HCK_SYSCALLS;
+	case HCR_FAULT: return HCK_FAULTS;
+	case HCR_BLOCK: return HCK_BLOCKS;
+	case HCR_PREEMPT: return HCK_PREEMPTIONS;
+	case HCR_MIGRATE: return HCK_MIGRATIONS;
+	case HCR_SIGNAL: return HCK_SIGNALS;
+	case HCR_TASK: return HCK_INTRUDERS;
+	case HCR_IRQ: return HCK_IRQS;
+	case HCR_SOFTIRQ: return HCK_SOFTIRQS;
+	case HCR_TIMER: return HCK_TIMERS;
+	case HCR_VECTOR: return rec->nr == HCV_LOCAL_TIMER ? HCK_TIMERS : HCK_IPIS;
+	}
+	return HCK_N;
+}
+
+/* The cause an event counts under, in its check */
+static const char *cause_of(struct hc_run *r, const struct hc_rec *rec,
+			    const struct hc_event *e)
+{
+	switch (rec->type) {
+	case HCR_SYSCALL:
+	case HCR_FAULT:
+		return e->what;
+	case HCR_BLOCK:
+		if (!e->actor[0])
+			return internf(r, "%s, waker not seen", e->what);
+		if (e->actor_tid)
+			return internf(r, "%s, woken by %s (tid %u)", e->what, e->actor,
+				       e->actor_tid);
+		return internf(r, "%s, woken by %s", e->what, e->actor);
+	case HCR_MIGRATE:
+		return e->what;
+	case HCR_SIGNAL:
+		if (e->actor_tid)
+			return internf(r, "%s from %s (tid %u)", e->what, e->actor, e->actor_tid);
+		return internf(r, "%s from %s", e->what, e->actor);
+	case HCR_PREEMPT:
+	case HCR_TASK:
+		return internf(r, "%s (tid %u)", e->actor, e->actor_tid);
+	case HCR_IRQ:
+		return internf(r, "irq %u %s", e->actor_tid, e->actor);
+	default:
+		return e->actor;
+	}
+}
+
+static int cause_cmp(const void *a, const void *b)
+{
+	const struct hc_cause *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->time_ns != y->time_ns)
+		return x->time_ns > y->time_ns ? -1 : 1;
+	return strcmp(x->cause, y->cause);
+}
+
+static int sys_cmp(const void *a, const void *b)
+{
+	const struct hc_syscall_hist *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+/* The fix of the top cause of check c, on this machine */
+static const char *fix_of(struct hc_run *r, enum hc_check_id c, const struct hc_cause *k)
+{
+	uint32_t cpu = r->cpus->n ? r->cpus->cpus[0] : 0;
+	char buf[1024], aff[SYSCONF_STR], eff[SYSCONF_STR], path[64], others[256] = "";
+	struct cpu_list on = { 0 }, rest = { 0 };
+	char err[128];
+
+	if (!parse_cpu_list(r->cfg.online, MAX_CPUS_SUPPORTED, &on, err, sizeof(err)))
+		cpu_list_minus(&on, r->cpus, &rest);
+	cpu_list_str(&rest, others, sizeof(others));
+	cpu_list_free(&on);
+	cpu_list_free(&rest);
+	if (!others[0])
+		snprintf(others, sizeof(others), "another CPU");
+	switch (c) {
+	case HCK_SYSCALLS:
+		return internf(r, "take the calls off the hot path (batch them, or hand them to "
+			       "another thread); made at: %s", k->stack[0] ? k->stack : "-");
+	case HCK_FAULTS:
+		return internf(r, "%s%s: mlockall(MCL_CURRENT|MCL_FUTURE) and touch the memory "
+			       "(heap, stacks, buffers) before the hot loop; faulted at: %s",
+			       r->memlock.valid ? "" : "memory locking unknown",
+			       r->memlock.valid ? memlock_verdict(&r->memlock) : "",
+			       k->stack[0] ? k->stack : "-");
+	case HCK_BLOCKS:
+		return internf(r, "busy-poll instead, or move the wait to another thread; it "
+			       "waits at: %s; woken from: %s", k->stack[0] ? k->stack : "-",
+			       k->waker_stack[0] ? k->waker_stack : "-");
+	case HCK_PREEMPTIONS:
+	case HCK_INTRUDERS:
+		if (k->kthread)
+			return internf(r, "a kernel thread on CPU %u: isolcpus=domain,managed_irq,%u "
+				       "nohz_full=%u rcu_nocbs=%u keep most of them away (now "
+				       "isolated = %s)", cpu, cpu, cpu, cpu,
+				       isol_or_none(r->cfg.isolated));
+		return internf(r, "move it off CPU %u (taskset -pc %s %u) and keep every other "
+			       "task off with isolcpus=%u or a cpuset (now isolated = %s)", cpu,
+			       others, k->id, cpu, isol_or_none(r->cfg.isolated));
+	case HCK_MIGRATIONS:
+		return internf(r, "pin the hot thread to one CPU: taskset -pc %u TID, or "
+			       "sched_setaffinity in the application", cpu);
+	case HCK_SIGNALS:
+		return internf(r, "stop the sender, or block the signal in the hot thread "
+			       "(pthread_sigmask) and take it on another thread");
+	case HCK_IRQS:
+		snprintf(path, sizeof(path), "/proc/irq/%u/smp_affinity_list", k->id);
+		isol_read_trimmed(path, aff, sizeof(aff));
+		snprintf(path, sizeof(path), "/proc/irq/%u/effective_affinity_list", k->id);
+		isol_read_trimmed(path, eff, sizeof(eff));
+		silence_fix_irq(k->id, aff[0] ? aff : NULL, eff, cpu, r->cpus, r->cfg.online,
+				buf, sizeof(buf));
+		return intern(r, buf);
+	case HCK_SOFTIRQS:
+		isol_fix_softirq(k->cause, cpu, &r->cfg, buf, sizeof(buf));
+		return intern(r, buf);
+	case HCK_TIMERS:
+		if (!strcmp(k->cause, "local_timer"))
+			isol_fix_tick(&r->cfg, cpu, buf, sizeof(buf));
+		else
+			isol_fix_hrtimer(k->cause, cpu, buf, sizeof(buf));
+		return intern(r, buf);
+	case HCK_IPIS:
+		isol_fix_ipi(k->cause, cpu, buf, sizeof(buf));
+		return intern(r, buf);
+	default:
+		return "";
+	}
+}
+
+/* The configuration of the hot CPUs: one cause per missing setting */
+static void check_isolation(struct hc_run *r, struct hashmap *idx)
+{
+	char list[SYSCONF_STR], fix[1024];
+
+	for (size_t i = 0; i < r->cpus->n; i++) {
+		uint32_t cpu = r->cpus->cpus[i];
+		struct hc_cause *k;
+
+		if (!isol_in_list(r->cfg.isolated, cpu))
+			cause_add(r, idx, HCK_ISOLATION,
+				  internf(r, "CPU %u not in isolcpus (isolated = %s)", cpu,
+					  isol_or_none(r->cfg.isolated)), "", "", 0, cpu, false);
+		if (!isol_in_list(r->cfg.nohz_full, cpu))
+			cause_add(r, idx, HCK_ISOLATION,
+				  internf(r, "CPU %u not nohz_full (nohz_full = %s)", cpu,
+					  isol_or_none(r->cfg.nohz_full)), "", "", 0, cpu, false);
+		snprintf(list, sizeof(list), "%s", r->cfg.cmd[CMD_RCU_NOCBS].val);
+		if (!r->cfg.cmd[CMD_RCU_NOCBS].has || !isol_in_list(list, cpu))
+			cause_add(r, idx, HCK_ISOLATION,
+				  internf(r, "CPU %u not rcu_nocbs (rcu_nocbs = %s)", cpu,
+					  isol_rcu_nocbs(&r->cfg)), "", "", 0, cpu, false);
+		for (size_t n = 0; n < r->irq_after.n; n++) {
+			const struct irq_line *l = &r->irq_after.lines[n];
+			char path[64], aff[SYSCONF_STR];
+			char *end;
+			unsigned long irq = strtoul(l->id, &end, 10);
+
+			if (end == l->id || *end)
+				continue;	/* LOC, RES, ...: per-CPU, not movable */
+			snprintf(path, sizeof(path), "/proc/irq/%lu/smp_affinity_list", irq);
+			isol_read_trimmed(path, aff, sizeof(aff));
+			if (!aff[0] || !isol_in_list(aff, cpu))
+				continue;
+			cause_add(r, idx, HCK_ISOLATION,
+				  internf(r, "IRQ %lu may run on CPU %u (smp_affinity_list = %s)",
+					  irq, cpu, aff), "", "", 0, (uint32_t)irq, false);
+		}
+		(void)k;
+	}
+	if (r->causes[HCK_ISOLATION].n) {
+		uint32_t cpu = r->cpus->cpus[0];
+
+		snprintf(fix, sizeof(fix), "boot with isolcpus=domain,managed_irq,%u nohz_full=%u "
+			 "rcu_nocbs=%u, and move the IRQs: echo OTHER-CPUS > "
+			 "/proc/irq/N/smp_affinity_list", cpu, cpu, cpu);
+		r->checks[HCK_ISOLATION].fix = intern(r, fix);
+	}
+}
+
+void hc_collect_build(struct hc_run *r)
+{
+	struct hashmap *idx[HCK_N];
+
+	r->strings = hashmap_new(0, 1);
+	r->stack_names = hashmap_new(sizeof(struct stack_key), sizeof(const char *));
+	for (int c = 0; c < HCK_N; c++) {
+		idx[c] = hashmap_new(sizeof(struct cause_key), sizeof(size_t));
+		r->checks[c] = (struct hc_check){ .name = hc_check_names[c], .top_cause = "",
+						   .fix = "" };
+	}
+	r->tl.ev = xcalloc(r->recs.n ? r->recs.n : 1, sizeof(*r->tl.ev));
+	for (size_t i = 0; i < r->recs.n; i++) {
+		const struct hc_rec *rec = &r->recs.v[i];
+		struct hc_event *e = &r->tl.ev[r->tl.n++];
+		enum hc_check_id c = check_of(rec);
+		const char *stack;
+
+		event_of(r, rec, e);
+		if (c == HCK_N)
+			continue;
+		stack = c == HCK_SYSCALLS || c == HCK_FAULTS || c == HCK_BLOCKS ? e->stack : "";
+		cause_add(r, idx[c], c, cause_of(r, rec, e), stack, e->waker_stack, e->dur_ns,
+			  rec->type == HCR_IRQ ? (uint32_t)rec->nr : e->actor_tid,
+			  rec->flags & HCR_F_KTHREAD);
+	}
+	qsort(r->tl.ev, r->tl.n, sizeof(*r->tl.ev), event_cmp);
+	r->tl.realtime_offset_ns = r->realtime_offset_ns;
+	r->tl.window_start_ns = r->window_start_ns;
+	r->tl.window_end_ns = r->window_end_ns;
+	r->tl.events_dropped = r->losses[LOSS_RINGBUF] + r->bad_records;
+	check_isolation(r, idx[HCK_ISOLATION]);
+	for (int c = 0; c < HCK_N; c++) {
+		struct hc_check *k = &r->checks[c];
+
+		qsort(r->causes[c].v, r->causes[c].n, sizeof(*r->causes[c].v), cause_cmp);
+		k->silent = !k->count;
+		if (!k->silent) {
+			const struct hc_cause *top = &r->causes[c].v[0];
+			char t[32];
+
+			fmt_ns(t, sizeof(t), top->time_ns);
+			if (c == HCK_ISOLATION)
+				k->top_cause = r->causes[c].n > 1 ?
+					internf(r, "%s (and %zu more)", top->cause,
+						r->causes[c].n - 1) : top->cause;
+			else if (top->stack[0])
+				k->top_cause = internf(r, "%s x%llu (%s) in %s", top->cause,
+						       (unsigned long long)top->count, t,
+						       stack_user_leaf(r, top->stack));
+			else
+				k->top_cause = internf(r, "%s x%llu (%s)", top->cause,
+						       (unsigned long long)top->count, t);
+			if (c != HCK_ISOLATION)
+				k->fix = fix_of(r, c, top);
+		}
+		hashmap_free(idx[c]);
+	}
+	/* every call in the syscall histograms' rows, timed or not */
+	for (size_t i = 0; i < r->recs.n; i++) {
+		const struct hc_rec *rec = &r->recs.v[i];
+		struct hc_syscall_hist *s = NULL;
+
+		if (rec->type != HCR_SYSCALL)
+			continue;
+		for (size_t j = 0; j < r->sys.n && !s; j++)
+			if (r->sys.v[j].nr == rec->nr)
+				s = &r->sys.v[j];
+		if (!s) {
+			vec_push(&r->sys, ((struct hc_syscall_hist){ .nr = rec->nr }));
+			s = &r->sys.v[r->sys.n - 1];
+		}
+		s->count++;
+	}
+	for (size_t j = 0; j < r->sys.n; j++) {
+		char buf[64];
+
+		r->sys.v[j].name = intern(r, syscall_name_fmt(r->sys.v[j].nr, buf, sizeof(buf)));
+	}
+	qsort(r->sys.v, r->sys.n, sizeof(*r->sys.v), sys_cmp);
+	r->tl.checks = r->checks;
+	r->tl.n_checks = HCK_N;
+}
+
+const struct hc_timeline *hc_timeline(const struct hc_run *r)
+{
+	return &r->tl;
+}
+
+void hc_run_free(struct hc_run *r)
+{
+	free(r->recs.v);
+	free(r->tl.ev);
+	for (int c = 0; c < HCK_N; c++)
+		free(r->causes[c].v);
+	free(r->sys.v);
+	hashmap_free(r->stack_names);
+	hashmap_free(r->strings);
+	irq_snap_free(&r->irq_before);
+	irq_snap_free(&r->irq_after);
+	memset(r, 0, sizeof(*r));
+}

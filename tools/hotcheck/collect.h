@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* hotcheck's collect half: the records of bpf/hotcheck.bpf.c, kept as
+ * they come off the ring buffer, then turned into the window's timeline
+ * (timeline.h: every event, both clocks, stacks named) and the verdict's
+ * rows.  What the other modules of hotcheck read after the run:
+ *
+ *   hc_timeline(run)          the filled struct hc_timeline
+ *   hc_report_json(run, f)    the whole JSON report into f
+ *   hc_report_table(run, f)   the verdict table into f */
+#ifndef HOTCHECK_COLLECT_H
+#define HOTCHECK_COLLECT_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "cpulist.h"
+#include "hist.h"
+#include "losses.h"
+#include "isolation.h"
+#include "memlock.h"
+#include "opts.h"
+#include "vec.h"
+#include "timeline.h"
+#include "hotcheck.h"
+
+struct stacksym;
+struct stackstore;
+struct hashmap;
+
+/* One cause of a check: what, how often, for how long, from where */
+struct hc_cause {
+	const char *cause;	/* "getppid", "woken by writer (tid 42)" */
+	const char *stack;	/* the folded stack, "" if none */
+	const char *waker_stack;	/* blocks: the first waker's stack, "" if none */
+	uint64_t count, time_ns;
+	uint32_t id;		/* an IRQ's number, a task's tid (0: none) */
+	bool kthread;		/* a task cause: a kernel thread */
+};
+
+/* The rows of the verdict, in this order (names: hc_check_names) */
+enum hc_check_id {
+	HCK_SYSCALLS,
+	HCK_FAULTS,
+	HCK_BLOCKS,
+	HCK_PREEMPTIONS,
+	HCK_MIGRATIONS,
+	HCK_SIGNALS,
+	HCK_INTRUDERS,		/* other tasks on the hot CPUs */
+	HCK_IRQS,
+	HCK_SOFTIRQS,
+	HCK_TIMERS,		/* hrtimer callbacks and the local timer tick */
+	HCK_IPIS,
+	HCK_ISOLATION,		/* the CPUs' configuration */
+	HCK_N,
+};
+
+/* A thread-level check: what the hot threads do themselves (syscalls,
+ * faults, blocks, migrations, signals)?  The others are the CPUs' */
+bool hc_check_thread_level(enum hc_check_id id);
+
+struct hc_syscall_hist {
+	long nr;
+	const char *name;
+	struct hist h;		/* latency, calls seen whole */
+	uint64_t count;		/* every call, timed or not */
+};
+
+struct hc_run {
+	/* set up by hotcheck.c */
+	const struct common_opts *opts;
+	const struct cpu_list *cpus;	/* the hot CPUs */
+	double warmup;			/* seconds */
+	struct stacksym *sym;
+	struct stackstore *stacks;
+	uint64_t window_start_ns, window_end_ns;
+	int64_t realtime_offset_ns;
+	__u64 losses[LOSS_KINDS];
+	uint64_t stats[HCS_KINDS];
+	uint64_t switch_ins_unreported;
+	uint64_t fault_events;		/* perf events opened */
+	struct memlock memlock;		/* of the first hot process, at the end */
+	uint32_t memlock_pid;
+	struct sys_config cfg;		/* the isolation configuration */
+	/* /proc/interrupts over the window, the hot CPUs' columns */
+	struct irq_snap irq_before, irq_after;
+	bool have_irqs;
+
+	/* filled while tracing */
+	VEC(struct hc_rec) recs;
+	uint64_t bad_records;		/* of a size or type not known: counted */
+
+	/* filled by hc_collect_build() */
+	struct hc_timeline tl;
+	struct hc_check checks[HCK_N];
+	VEC(struct hc_cause) causes[HCK_N];	/* sorted, most first */
+	VEC(struct hc_syscall_hist) sys;	/* by count, most first */
+	struct hashmap *strings;	/* interned strings of the timeline */
+	struct hashmap *stack_names;	/* stack ref -> folded string */
+};
+
+/* The ring-buffer callback of "events" (ctx: the struct hc_run) */
+int hc_on_record(void *ctx, void *data, size_t size);
+/* After the run: the per-CPU syscall histograms (map sys_hist's
+ * values, HC_SYSCALLS of them, ncpus each) */
+void hc_collect_hists(struct hc_run *r, const struct hist *percpu, int ncpus);
+/* After the run: the timeline and the checks */
+void hc_collect_build(struct hc_run *r);
+/* The timeline of the run, once built */
+const struct hc_timeline *hc_timeline(const struct hc_run *r);
+void hc_run_free(struct hc_run *r);
+
+/* report.c: the verdict as a table, and the JSON document (the envelope
+ * of tools/lib/lifecycle.h: tool, version, duration, checks, events, the
+ * details, losses).  0, or -1 if f could not be written */
+int hc_report_table(const struct hc_run *r, FILE *f);
+int hc_report_json(const struct hc_run *r, FILE *f);
+/* Every check silent */
+bool hc_all_silent(const struct hc_run *r);
+/* Every thread-level check silent */
+bool hc_threads_silent(const struct hc_run *r);
+
+extern const char *const hc_check_names[HCK_N];
+
+#endif

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* hotcheck: the whole evidence for hot threads in one window and one BPF
+ * object: their syscalls, page faults after a warm-up, blocks and their
+ * wakers, preemptions, migrations and signals, and everything else that
+ * ran on their CPUs, with the CPUs' isolation configuration.  One row per
+ * check: SILENT, or the count, the top cause and its fix.  Passive: it
+ * moves its own threads off the hot CPUs and reads its ring buffer from
+ * elsewhere. */
+#include <argp.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "msg.h"
+#include "bpfload.h"
+#include "clock.h"
+#include "mapmem.h"
+#include "perfev.h"
+#include "preempt.h"
+#include "opts.h"
+#include "run.h"
+#include "lifecycle.h"
+#include "stacks.h"
+#include "stackstore.h"
+#include "syscalls.h"
+#include "xalloc.h"
+#include "collect.h"
+#include "hotcheck.h"
+#include "hotcheck.skel.h"
+
+static struct env {
+	struct common_opts c;
+	double warmup;
+	uint64_t ringbuf_kb;
+	bool cpus_given;
+} env = {
+	.ringbuf_kb = 16384,
+};
+
+enum {
+	OPT_WARMUP = OPT_TOOL_BASE,
+	OPT_RINGBUF,
+};
+
+static const char doc[] =
+"The whole evidence for hot threads in one command: their syscalls, page faults,\n"
+"blocks (and wakers), preemptions, migrations and signals, and everything that ran\n"
+"on their CPUs.  One row per check: SILENT, or the count, the top cause and its fix.\n"
+"Exit status: 0 every check silent, 1 not, 2 bad input, 3 cannot trace.\n"
+"\n"
+"USAGE: hotcheck -t TID[,TID...] | -p PID  [-C CPU] [-d SECS] [--warmup SECS] [-j]\n"
+"\n"
+"EXAMPLES:\n"
+"    hotcheck -t 4242 -d 10               # thread 4242 and its CPU, for 10 s\n"
+"    hotcheck -t 4242 -d 10 --warmup 2    # faults of the first 2 s are warm-up\n"
+"    hotcheck -p 4200 -C 3 -d 5 -j        # every thread of 4200, CPU 3, JSON\n";
+
+static const struct argp_option options[] = {
+	OPTS_TID,
+	OPTS_PID,
+	OPTS_CPU("The hot CPUs (default: the CPUs the threads may run on)"),
+	OPTS_DURATION,
+	{ "warmup", OPT_WARMUP, "SECS", 0, "Page faults in the first SECS seconds are "
+	  "warm-up: counted apart, not checked", 0 },
+	{ "ringbuf-kb", OPT_RINGBUF, "KB", 0, "Event ring buffer size (default 16384; "
+	  "rounded up to a power of 2)", 0 },
+	OPTS_JSON,
+	OPTS_VERBOSE,
+	OPTS_HELP_SHORT,
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case OPT_WARMUP:
+		env.warmup = opt_seconds("--warmup", arg);
+		break;
+	case OPT_RINGBUF:
+		env.ringbuf_kb = opt_u64("--ringbuf-kb", arg, 4, 1 << 20);
+		break;
+	case 'C':
+		env.cpus_given = true;
+		/* fall through */
+	default:
+		return common_parse_opt(key, arg, state, &env.c);
+	}
+	return 0;
+}
+
+/* ---- the hot threads and their CPUs ---- */
+
+/* Every thread named: -t, and the threads of -p now */
+static void hot_threads(struct id_list *out)
+{
+	for (size_t i = 0; i < env.c.tids.n; i++)
+		id_list_add(out, env.c.tids.ids[i]);
+	for (size_t i = 0; i < env.c.pids.n; i++)
+		proc_threads(env.c.pids.ids[i], out, out);
+}
+
+/* The CPUs the hot threads may run on (without -C) */
+static void hot_cpus(void)
+{
+	struct id_list t = { 0 };
+	cpu_set_t *set = CPU_ALLOC(MAX_CPUS_SUPPORTED);
+	size_t size = CPU_ALLOC_SIZE(MAX_CPUS_SUPPORTED);
+
+	if (!set)
+		die_unsupported("out of memory");
+	hot_threads(&t);
+	for (size_t i = 0; i < t.n; i++) {
+		if (sched_getaffinity(t.ids[i], size, set))
+			continue;	/* gone meanwhile */
+		for (int c = 0; c < MAX_CPUS_SUPPORTED; c++)
+			if (CPU_ISSET_S(c, size, set) && !cpu_list_has(&env.c.cpus, c))
+				cpu_list_add(&env.c.cpus, c);
+	}
+	CPU_FREE(set);
+	id_list_free(&t);
+	if (!env.c.cpus.n)
+		die_usage("the threads' affinity cannot be read: give the CPU with -C");
+}
+
+/* ---- the run ---- */
+
+static struct hc_run run;
+static struct perfev_set *faults;
+
+/* The ring buffer never wakes us (see the BPF side): read on a timer */
+#define READ_EVERY_MS 10
+
+static int poll_events(void *vctx, int timeout_ms)
+{
+	struct lifecycle *lc = vctx;
+	struct hotcheck_bpf *skel = lc->skel;
+	int err = lifecycle_poll(lc, timeout_ms < READ_EVERY_MS ? timeout_ms : READ_EVERY_MS);
+
+	if (err >= 0 || err == -EINTR)
+		err = ring_buffer__consume(lc->rb);
+	if (skel->bss->warmup_end_ns && now_ns() >= skel->bss->warmup_end_ns) {
+		skel->bss->warmup_end_ns = 0;
+		msg_warn("the warm-up is over: page faults count from now on");
+	}
+	return err < 0 ? err : 0;
+}
+
+static const char *const loss_hints[LOSS_KINDS] = {
+	STACK_LOSS_HINTS,
+	[LOSS_RINGBUF] = "raise --ringbuf-kb; the counts are lower bounds",
+	[LOSS_START_FULL] = "off-CPU intervals were missed",
+	[LOSS_END_UNSEEN] = "off-CPU intervals whose end the kernel did not report",
+};
+
+LIFECYCLE_TOOL(hotcheck, .attach_what = "attaching to the tracepoints",
+	       .loss_hints = loss_hints);
+
+int hotcheck_prepare(struct lifecycle *lc)
+{
+	if (!cpus_self_avoid(&env.c.cpus))
+		msg_warn("every online CPU is hot: hotcheck itself runs on them and is counted");
+	return 0;
+}
+
+int hotcheck_configure(struct lifecycle *lc)
+{
+	struct hotcheck_bpf *skel = lc->skel;
+	struct stack_opts s = { .stack_storage = 16384 };
+	char missing[512];
+	uint64_t rb_size = 4096;
+
+	while (rb_size < env.ringbuf_kb * 1024)
+		rb_size <<= 1;
+	skel->rodata->nr_exit = syscall_lookup("exit");
+	skel->rodata->nr_exit_group = syscall_lookup("exit_group");
+	skel->rodata->pc_by_rq = irqctx_percpu_layout(&skel->rodata->pc_from_rq,
+						      &skel->rodata->cpu_from_rq);
+	lifecycle_size_stacks(lc, &s);
+	map_resize_opt(skel->maps.events, (uint32_t)rb_size, "--ringbuf-kb", env.ringbuf_kb);
+	bpf_disable_missing_tps(skel->obj, missing, sizeof(missing));
+	if (word_in(missing, "sched_switch") || word_in(missing, "sys_enter")) {
+		msg_warn("this kernel lacks the tracepoints sched_switch or sys_enter");
+		return EXIT_UNSUPPORTED;
+	}
+	if (missing[0])
+		msg_warn("not traced, this kernel lacks their tracepoints: %s", missing);
+	return 0;
+}
+
+int hotcheck_setup(struct lifecycle *lc)
+{
+	struct hotcheck_bpf *skel = lc->skel;
+	int err;
+
+	run.opts = &env.c;
+	run.cpus = &env.c.cpus;
+	run.warmup = env.warmup;
+	run.sym = stacksym_new(false);
+	stacksym_want_kernel(run.sym);
+	stacksym_cache_targets(run.sym, &env.c);
+	err = lifecycle_stack_rings(lc, false, stacksym_on_announce, run.sym, NULL, NULL);
+	if (!err)
+		err = lifecycle_ring(lc, skel->maps.events, hc_on_record, &run,
+				     "creating the ring buffer");
+	if (err)
+		return err;
+	run.stacks = lc->stacks;
+	lc->run.poll = poll_events;
+	lc->run.ctx = lc;
+	sys_config_read(&run.cfg);
+	return 0;
+}
+
+/* The window begins; then the page-fault events of every hot thread */
+int hotcheck_started(struct lifecycle *lc)
+{
+	struct hotcheck_bpf *skel = lc->skel;
+	struct perf_event_attr major, minor;
+	struct id_list t = { 0 };
+	int err = 0;
+
+	run.window_start_ns = now_ns();
+	run.realtime_offset_ns = (int64_t)(realtime_ns() - now_ns());
+	run.have_irqs = !irq_snap_read(&env.c.cpus, &run.irq_before);
+	if (env.warmup > 0)
+		skel->bss->warmup_end_ns = now_ns() + (__u64)(env.warmup * 1e9);
+	perfev_fault_attr(&major, true, false);
+	perfev_fault_attr(&minor, false, false);
+	faults = perfev_new();
+	hot_threads(&t);
+	for (size_t i = 0; i < t.n && (!err || err == -ESRCH); i++) {
+		err = perfev_open_thread(faults, &major, t.ids[i], skel->progs.hc_fault_major,
+					 0, 0);
+		if (!err)
+			err = perfev_open_thread(faults, &minor, t.ids[i],
+						 skel->progs.hc_fault_minor, 1, 0);
+	}
+	id_list_free(&t);
+	if (err && err != -ESRCH) {
+		msg_warn("opening the page-fault perf events: %s", perfev_strerror(err));
+		return EXIT_UNSUPPORTED;
+	}
+	run.fault_events = perfev_size(faults);
+	if (!run.fault_events) {
+		msg_warn("every hot thread exited before tracing began");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+void hotcheck_ready(struct lifecycle *lc, struct ready_line *r)
+{
+	char cpus[100];
+
+	ready_tracing(r, "hot threads", &env.c);
+	cpu_list_str(&env.c.cpus, cpus, sizeof(cpus));
+	snprintf(r->detail, sizeof(r->detail), "on CPU %s", cpus);
+	if (env.warmup > 0)
+		snprintf(r->after, sizeof(r->after),
+			 "page faults in the first %g s are warm-up, not counted", env.warmup);
+}
+
+void hotcheck_stopping(struct lifecycle *lc)
+{
+	if (run.have_irqs)
+		run.have_irqs = !irq_snap_read(&env.c.cpus, &run.irq_after);
+	run.window_end_ns = now_ns();
+}
+
+void hotcheck_detach(struct lifecycle *lc)
+{
+	perfev_disable(faults);
+	bpf_object__detach_skeleton(lc->skeleton);
+}
+
+int hotcheck_collect(struct lifecycle *lc)
+{
+	struct hotcheck_bpf *skel = lc->skel;
+	int ncpus = ncpus_possible();
+	struct hist *h = xcalloc((size_t)ncpus, sizeof(*h));
+	struct hist *all = xcalloc((size_t)ncpus * HC_SYSCALLS, sizeof(*h));
+	__u64 st[HCS_KINDS][ncpus];
+	int err = 0;
+
+	for (__u32 nr = 0; nr < HC_SYSCALLS && !err; nr++) {
+		err = bpf_map_lookup_elem(bpf_map__fd(skel->maps.sys_hist), &nr, h);
+		memcpy(&all[(size_t)nr * ncpus], h, (size_t)ncpus * sizeof(*h));
+	}
+	for (__u32 k = 0; k < HCS_KINDS && !err; k++) {
+		err = bpf_map_lookup_elem(bpf_map__fd(skel->maps.stats), &k, st[k]);
+		for (int c = 0; c < ncpus; c++)
+			run.stats[k] += st[k][c];
+	}
+	if (!err)
+		hc_collect_hists(&run, all, ncpus);
+	free(h);
+	free(all);
+	if (err)
+		return -errno;
+	run.switch_ins_unreported = skel->bss->switch_ins_unreported;
+	run.memlock_pid = env.c.pids.n ? env.c.pids.ids[0] :
+			  env.c.tids.n ? env.c.tids.who[0].tgid : 0;
+	if (run.memlock_pid)
+		memlock_read(run.memlock_pid, &run.memlock);
+	return 0;
+}
+
+void hotcheck_report(struct lifecycle *lc)
+{
+	memcpy(run.losses, lc->losses, sizeof(run.losses));
+	hc_collect_build(&run);
+	if (env.c.json)
+		hc_report_json(&run, stdout);
+	else
+		hc_report_table(&run, stdout);
+}
+
+int hotcheck_finish(struct lifecycle *lc)
+{
+	stackstore_report(lc->stacks);
+	stacksym_report(run.sym);
+	return hc_all_silent(&run) ? EXIT_REPORTED : EXIT_FOUND;
+}
+
+void hotcheck_cleanup(struct lifecycle *lc)
+{
+	perfev_free(faults);
+	stacksym_free(run.sym);
+	hc_run_free(&run);
+	cpu_list_free(&env.c.cpus);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { options, parse_arg, NULL, doc, NULL, NULL, NULL };
+
+	lifecycle_options("hotcheck", &argp, argc, argv, &env.c);
+	if (!env.c.tids.n && !env.c.pids.n)
+		die_usage("-t TID or -p PID is required: the hot threads");
+	if (env.c.duration && env.warmup >= env.c.duration)
+		die_usage("--warmup %g is not shorter than -d %g: no fault would be checked",
+			  env.warmup, env.c.duration);
+	if (!env.cpus_given)
+		hot_cpus();
+	if (env.c.cpus.n > ISOL_MAX_CPUS)
+		die_usage("-C/--cpu: at most %d hot CPUs", ISOL_MAX_CPUS);
+	return lifecycle_run(&hotcheck_ops, &env.c, NULL);
+}
