@@ -9,10 +9,10 @@
 #   hitmtop's PEBS/IBS), never 2 (usage error) nor by a signal;
 # - the man pages build (make man), render with man -l, and have NAME and
 #   OPTIONS sections, without roff warnings (line filling aside).
-TOOLS_ALL="offcputime syswatch wakers pfwatch schedsilence hitmtop"
+TOOLS_ALL="offcputime syswatch wakers pfwatch schedsilence hitmtop hotcheck"
 TOOLS=
 for t in $TOOLS_ALL; do [ -x "$BIN/$t" ] && TOOLS="$TOOLS $t"; done
-check "all six tools are built" test "$(echo $TOOLS | wc -w)" = 6
+check "all seven tools are built" test "$(echo $TOOLS | wc -w)" = 7
 
 # option_diff TOOL: one line per mismatch between docs/TOOL.md and --help
 option_diff() {
@@ -136,7 +136,7 @@ done
 # README: the per-tool lines of its "One example per tool" block
 awk '/^## One example per tool/ { sec = 1 } sec && /^```/ { if (on) exit; on = 1; next } on' \
 	"$ROOT/README.md" >"$T/readme.examples"
-check_eq "README has one example line per tool" "$(grep -cE '^\./' "$T/readme.examples")" 6
+check_eq "README has one example line per tool" "$(grep -cE '^\./' "$T/readme.examples")" 7
 while IFS= read -r line; do
 	[[ "$line" == ./* ]] || continue
 	check_example "README" "$line"

@@ -4,6 +4,7 @@
 #include "unit.h"
 #include "vmas.h"
 #include "memlock.h"
+#include "procfs.h"
 
 #include <stdlib.h>
 #include <unistd.h>

@@ -547,19 +547,26 @@ void hc_collect_build(struct hc_run *r)
 		k->silent = !k->count;
 		if (!k->silent) {
 			const struct hc_cause *top = &r->causes[c].v[0];
-			char t[32];
+			char t[40];
 
-			fmt_ns(t, sizeof(t), top->time_ns);
+			if (top->time_ns) {
+				t[0] = ' ';
+				t[1] = '(';
+				fmt_ns(t + 2, sizeof(t) - 3, top->time_ns);
+				strcat(t, ")");
+			} else {
+				t[0] = 0;
+			}
 			if (c == HCK_ISOLATION)
 				k->top_cause = r->causes[c].n > 1 ?
 					internf(r, "%s (and %zu more)", top->cause,
 						r->causes[c].n - 1) : top->cause;
 			else if (top->stack[0])
-				k->top_cause = internf(r, "%s x%llu (%s) in %s", top->cause,
+				k->top_cause = internf(r, "%s x%llu%s in %s", top->cause,
 						       (unsigned long long)top->count, t,
 						       stack_user_leaf(r, top->stack));
 			else
-				k->top_cause = internf(r, "%s x%llu (%s)", top->cause,
+				k->top_cause = internf(r, "%s x%llu%s", top->cause,
 						       (unsigned long long)top->count, t);
 			if (c != HCK_ISOLATION)
 				k->fix = fix_of(r, c, top);

@@ -55,7 +55,7 @@ static const char doc[] =
 "EXAMPLES:\n"
 "    hotcheck -t 4242 -d 10               # thread 4242 and its CPU, for 10 s\n"
 "    hotcheck -t 4242 -d 10 --warmup 2    # faults of the first 2 s are warm-up\n"
-"    hotcheck -p 4200 -C 3 -d 5 -j        # every thread of 4200, CPU 3, JSON\n";
+"    hotcheck -p 4200 -C 1 -d 5 -j        # every thread of 4200, CPU 1, JSON\n";
 
 static const struct argp_option options[] = {
 	OPTS_TID,
