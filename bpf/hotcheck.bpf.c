@@ -33,7 +33,6 @@
 
 #define PF_KTHREAD	0x00200000
 #define TASK_DEAD	0x00000080
-#define BPF_LOCAL_STORAGE_GET_F_CREATE	1
 
 const volatile long nr_exit = -1;
 const volatile long nr_exit_group = -1;
@@ -49,17 +48,11 @@ RINGBUF_MAP(events, 1);		/* --ringbuf-kb */
 PERCPU_ARRAY_MAP(sys_hist, struct hist, HC_SYSCALLS);
 COUNTER_MAP(stats, HCS_KINDS, stat_inc)
 
-/* A hot thread's syscall in progress */
-struct inflight {
-	__u64 ts;
-	__s64 nr;
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
-	__type(value, struct inflight);
+	__type(value, struct sys_inflight_head);	/* the syscall in progress */
 } inflight SEC(".maps");
 
 /* A hot thread off its CPU: the record to send when it comes back */
@@ -168,7 +161,6 @@ static __always_inline void actor_current(void *ctx, bool btf, struct hc_rec *r,
 static __always_inline int on_enter(void *ctx, long nr)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	struct inflight *s;
 	struct hc_rec *r;
 
 	if (!(__u32)id || !target_current(id >> 32, (__u32)id))
@@ -184,21 +176,14 @@ static __always_inline int on_enter(void *ctx, long nr)
 		rec_send(r);
 		return 0;
 	}
-	s = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
-				 BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!s) {
-		loss_inc(LOSS_NOMEM);
-		return 0;
-	}
-	s->nr = nr;
-	s->ts = bpf_ktime_get_ns();
+	inflight_begin(&inflight, nr);
 	return 0;
 }
 
 static __always_inline int on_exit(void *ctx, struct pt_regs *regs, long ret)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now, start;
-	struct inflight *s;
+	struct sys_inflight_head *s;
 	struct hist *h;
 	struct hc_rec *r;
 	__u32 flags = 0;
@@ -328,7 +313,7 @@ static __always_inline void hot_out(void *ctx, bool btf, bool preempt,
 {
 	struct tstate *ts;
 	struct hc_rec *r;
-	struct inflight *s;
+	struct sys_inflight_head *s;
 	__u32 zero = 0;
 
 	ts = bpf_map_lookup_elem(&tstates, &tid);

@@ -18,7 +18,6 @@
 #include "tp.bpf.h"
 #include "sysregs.bpf.h"
 
-#define BPF_LOCAL_STORAGE_GET_F_CREATE	1
 
 const volatile __u32 self_tgid = 0;	/* not traced when every task is */
 const volatile __u32 nr_slots = SW_MIN_SYSCALLS;	/* size of sys_stats */
@@ -102,7 +101,6 @@ static __always_inline struct sw_val *stats_of(__u32 tid, __u32 nr)
 static __always_inline int on_enter(long nr)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct sw_inflight *s;
 	struct sw_val *v;
 
 	if (!traced(pid_tgid) || !syscall_wanted(nr))
@@ -112,14 +110,7 @@ static __always_inline int on_enter(long nr)
 			v->noreturn++;
 		return 0;
 	}
-	s = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
-				 BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!s) {
-		loss_inc(LOSS_NOMEM);
-		return 0;
-	}
-	s->nr = nr;
-	s->ts = bpf_ktime_get_ns();
+	inflight_begin(&inflight, nr);
 	return 0;
 }
 

@@ -85,7 +85,7 @@ hc_run "$T/t2" "$T/e2" -d 6 --warmup 1
 check_eq "table: exit 1" "$RUN_RC" 1
 check_eq "table: twelve rows" "$(grep -cE '^(syscalls|page faults|blocks|preemptions|migrations|signals|cpu intruders|irqs|softirqs|timers|ipis|isolation) ' "$T/t2")" 12
 check_grep "table: syscalls K + B, getppid in hc_make_syscalls" "^syscalls +$((K + B)) .*getppid x$K .* in hc_make_syscalls" "$T/t2"
-check_grep "table: page faults P in hc_touch_pages" "^page faults +$P .*minor x$P .* in hc_touch_pages" "$T/t2"
+check_grep "table: page faults P in hc_touch_pages" "^page faults +$P .*minor x$P in hc_touch_pages" "$T/t2"
 check_grep "table: migrations SILENT" '^migrations +SILENT' "$T/t2"
 check_grep "table: the syscall latency rows" '^  getppid +1000 calls' "$T/t2"
 check_grep "table: /proc/interrupts over the window" "^/proc/interrupts on CPU $CPU" "$T/t2"
