@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* hotcheck's collect half (tools/hotcheck/collect.c) on records made up
+ * here, as the BPF side sends them: the counts of each check, its top
+ * cause, the timeline in time order with both clocks, a malformed record
+ * counted, and the JSON report's checks array. */
+#include "unit.h"
+#include "collect.h"
+#include "irqctx.h"
+#include "stackeng.h"
+
+#include <sys/syscall.h>
+
+static struct hc_rec rec(__u32 type, __u64 ts, __u64 dur, long nr)
+{
+	struct hc_rec r = {
+		.type = type, .tid = 42, .pid = 40, .cpu = 1, .ts = ts, .dur = dur, .nr = nr,
+		.ustack = STACK_NONE, .kstack = STACK_NONE,
+		.wustack = STACK_NONE, .wkstack = STACK_NONE,
+	};
+
+	strcpy(r.comm, "hot");
+	return r;
+}
+
+static void feed(struct hc_run *r, struct hc_rec x)
+{
+	hc_on_record(r, &x, sizeof(x));
+}
+
+int main(void)
+{
+	struct cpu_list cpus = { 0 };
+	struct common_opts o = { 0 };
+	struct hc_run r = { 0 };
+	struct hc_rec x;
+	const struct hc_timeline *tl;
+	char buf[16];
+	FILE *f;
+
+	cpu_list_add(&cpus, 1);
+	r.opts = &o;
+	r.cpus = &cpus;
+	strcpy(r.cfg.online, "0-1");
+	r.realtime_offset_ns = 1000000;
+	/* fed out of time order: the timeline sorts them */
+	feed(&r, rec(HCR_SYSCALL, 300, 10, SYS_getppid));
+	feed(&r, rec(HCR_SYSCALL, 100, 10, SYS_getppid));
+	feed(&r, rec(HCR_SYSCALL, 200, 50, SYS_write));
+	feed(&r, rec(HCR_FAULT, 400, 0, 0));
+	x = rec(HCR_BLOCK, 500, 1000, SYS_futex);
+	x.actor_ctx = IRQCTX_TASK;
+	x.actor_tid = 77;
+	strcpy(x.actor, "waker");
+	feed(&r, x);
+	x = rec(HCR_TASK, 50, 20, 0);
+	x.tid = 0;
+	x.actor_tid = 99;
+	strcpy(x.actor, "intruder\x01");
+	feed(&r, x);
+	x = rec(HCR_PREEMPT, 600, 5, -1);
+	x.actor_tid = 99;
+	strcpy(x.actor, "intruder");
+	feed(&r, x);
+	hc_on_record(&r, buf, sizeof(buf));	/* too short: counted, not kept */
+	x = rec(HCR_TYPES, 1, 1, 0);
+	feed(&r, x);				/* a type not known */
+	CHECK_U64(r.recs.n, 7, "seven records kept");
+	CHECK_U64(r.bad_records, 2, "two malformed records counted");
+
+	hc_collect_build(&r);
+	CHECK_STR(r.checks[HCK_SYSCALLS].name, "syscalls", "the first row is syscalls");
+	CHECK_U64(r.checks[HCK_SYSCALLS].count, 3, "three syscalls");
+	CHECK_U64(r.checks[HCK_SYSCALLS].time_ns, 70, "their time");
+	CHECK_STR(r.checks[HCK_SYSCALLS].top_cause, "getppid x2 (20ns)", "the top cause: getppid, twice, their time");
+	CHECK_U64(r.checks[HCK_FAULTS].count, 1, "one fault");
+	CHECK_U64(r.checks[HCK_BLOCKS].count, 1, "one block");
+	CHECK_STR(r.causes[HCK_BLOCKS].v[0].cause, "futex, woken by waker (tid 77)",
+		  "the block names its wait and its waker");
+	CHECK_U64(r.checks[HCK_PREEMPTIONS].count, 1, "one preemption");
+	CHECK_STR(r.causes[HCK_PREEMPTIONS].v[0].cause, "intruder (tid 99)", "by the intruder");
+	CHECK_U64(r.checks[HCK_INTRUDERS].count, 1, "one intruder on the CPU");
+	CHECK_STR(r.causes[HCK_INTRUDERS].v[0].cause, "intruder\\x01 (tid 99)",
+		  "its comm escaped");
+	CHECK(r.checks[HCK_MIGRATIONS].silent && r.checks[HCK_SIGNALS].silent,
+	      "migrations and signals silent");
+	CHECK(!strcmp(r.checks[HCK_MIGRATIONS].top_cause, "") &&
+	      !strcmp(r.checks[HCK_MIGRATIONS].fix, ""), "a silent row: no cause, no fix");
+	CHECK(r.checks[HCK_SYSCALLS].fix[0], "a row found has a fix");
+	CHECK(!hc_threads_silent(&r) && !hc_all_silent(&r), "not silent");
+	CHECK(!hc_check_thread_level(HCK_PREEMPTIONS) && hc_check_thread_level(HCK_SIGNALS),
+	      "preemptions are the CPU's, signals the thread's");
+
+	tl = hc_timeline(&r);
+	CHECK_U64(tl->n, 7, "the timeline holds every record");
+	CHECK_U64(tl->ev[0].start_ns, 50, "sorted: the intruder first");
+	CHECK(tl->ev[0].kind == HC_INTRUDER && tl->ev[0].tid == 0, "a CPU-level event, tid 0");
+	CHECK_STR(tl->ev[1].what, "getppid", "then the first getppid");
+	CHECK_U64(tl->ev[6].start_ns, 600, "the preemption last");
+	CHECK_U64(tl->events_dropped, 2, "the malformed records are events dropped");
+	CHECK(tl->realtime_offset_ns == 1000000, "the clock offset");
+	CHECK_U64(tl->n_checks, HCK_N, "every row in the timeline");
+	CHECK(tl->checks == r.checks, "the rows are the verdict's");
+
+	f = tmpfile();
+	CHECK(f && !hc_report_json(&r, f), "the JSON report is written");
+	if (f) {
+		char doc[65536];
+		size_t n;
+
+		rewind(f);
+		n = fread(doc, 1, sizeof(doc) - 1, f);
+		doc[n] = 0;
+		CHECK(strstr(doc, "\"checks\":[{\"check\":\"syscalls\",\"silent\":false,\"count\":3,"
+			      "\"time_ns\":70,\"top_cause\":\"getppid x2 (20ns)\",\"fix\":") != NULL,
+		      "its checks array, in the baseline's schema");
+		CHECK(strstr(doc, "\"start_ns\":50,\"realtime_ns\":1000050,") != NULL,
+		      "an event with both clocks");
+		fclose(f);
+	}
+	hc_run_free(&r);
+	cpu_list_free(&cpus);
+	return unit_exit();
+}
