@@ -101,11 +101,12 @@ release_usr1() {
 
 # tool_cmd TOOL: CMD=(how TOOL traces with no other option): schedsilence
 # watches $CPU (1 unless set), hitmtop samples the software event (no
-# PEBS/IBS here)
+# PEBS/IBS here), hotcheck checks the test's shell
 tool_cmd() {
 	case $1 in
 	schedsilence) CMD=("$BIN/schedsilence" -C "${CPU:-1}") ;;
 	hitmtop) CMD=(env HITMTOP_TEST_SOFTWARE_EVENT=1 "$BIN/hitmtop") ;;
+	hotcheck) CMD=("$BIN/hotcheck" -t $$) ;;	# the test's own shell: a live thread
 	*) CMD=("$BIN/$1") ;;
 	esac
 }

@@ -5,7 +5,7 @@
 # only, whatever fds it was started with, and a record that cannot be
 # written exits 2; syswatch --slower-than and hitmtop -i end on their own,
 # quietly, soon after their reader exits.
-TOOLS="offcputime syswatch wakers pfwatch schedsilence hitmtop"
+TOOLS="offcputime syswatch wakers pfwatch schedsilence hitmtop hotcheck"
 CPU=1		# schedsilence's CPU
 
 # one_line_naming FILE REGEX: exactly one line of FILE mentions stdout, and
