@@ -2,7 +2,7 @@
 D=$T/dest
 make -s -C "$ROOT" install DESTDIR="$D" PREFIX=/usr/local >"$T/inst.out" 2>&1
 check "make install succeeds" test -x "$D/usr/local/sbin/offcputime"
-for t in offcputime syswatch wakers pfwatch schedsilence hitmtop; do
+for t in offcputime syswatch wakers pfwatch schedsilence hitmtop hotcheck; do
 	[ -x "$ROOT/$t" ] || continue
 	check "$t installed" test -x "$D/usr/local/sbin/$t"
 	check "installed $t runs from elsewhere (-V)" sh -c "cd / && '$D/usr/local/sbin/$t' -V | grep -q '^$t '"
@@ -16,7 +16,7 @@ done
 # debuggers (DWARF comp_dir, BTF line info of the embedded BPF objects);
 # and each tool really runs (loads and attaches its BPF) with the source
 # tree hidden behind an empty tmpfs, in a mount namespace of its own.
-for t in offcputime syswatch wakers pfwatch schedsilence hitmtop; do
+for t in offcputime syswatch wakers pfwatch schedsilence hitmtop hotcheck; do
 	[ -x "$D/usr/local/sbin/$t" ] || continue
 	strings -a "$D/usr/local/sbin/$t" | grep -F "$ROOT" |
 		grep -Ev "^$ROOT(/[A-Za-z0-9_./-]+\.[ch])?\$" >"$T/strings.$t"
