@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* hotcheck's record of one window: every event recorded for the hot
+ * threads and their CPUs, in time order, and the verdict's rows.  The
+ * collect half (tools/hotcheck/collect.c) fills it from the BPF object;
+ * correlate.c, baseline.c and bundle.c read it. */
+#ifndef HOTCHECK_TIMELINE_H
+#define HOTCHECK_TIMELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum hc_kind {
+	HC_SYSCALL,	/* the hot thread made a syscall: what = its name */
+	HC_FAULT,	/* a page fault after the warm-up: what = "minor" or "major" */
+	HC_BLOCK,	/* off CPU voluntarily: what = the wait (e.g. "futex"), actor = waker */
+	HC_PREEMPT,	/* involuntary: actor = the task or interrupt that took the CPU */
+	HC_MIGRATE,	/* moved to another CPU: what = "cpu A -> B" */
+	HC_SIGNAL,	/* a signal received: what = its name, actor = sender */
+	HC_INTRUDER,	/* on the hot CPU: another task, an IRQ, softirq, timer or IPI */
+	HC_KIND_N
+};
+
+/* One event.  Times are CLOCK_MONOTONIC nanoseconds; the timeline carries
+ * the offset to CLOCK_REALTIME taken at the start of the window.  All
+ * strings are owned by the timeline and already escaped for printing. */
+struct hc_event {
+	enum hc_kind kind;
+	uint32_t tid;		/* the hot thread it concerns (0: CPU-level only) */
+	int32_t cpu;
+	uint64_t start_ns;	/* CLOCK_MONOTONIC */
+	uint64_t dur_ns;	/* 0 for an instant (a minor fault, a signal) */
+	const char *what;	/* the syscall, fault kind, wait, intruder kind */
+	const char *actor;	/* the comm of who did it ("" if none) */
+	uint32_t actor_tid;	/* 0 if none; an IRQ's number for interrupts */
+	const char *stack;	/* folded frames root to leaf, ';'-joined ("" if none) */
+	const char *waker_stack;/* HC_BLOCK: the waker's stack ("" if unknown) */
+};
+
+/* One row of the verdict: a check, silent or not. */
+struct hc_check {
+	const char *name;	/* "syscalls", "page faults", "blocks", "preemptions",
+				 * "migrations", "signals", "cpu intruders", "irqs",
+				 * "isolation" ... stable: the baseline matches rows by it */
+	bool silent;
+	uint64_t count;		/* events counted exactly */
+	uint64_t time_ns;	/* time they took, where it means something */
+	const char *top_cause;	/* "" when silent */
+	const char *fix;	/* "" when silent or unknown */
+};
+
+struct hc_timeline {
+	struct hc_event *ev;	/* sorted by start_ns */
+	size_t n;
+	int64_t realtime_offset_ns;	/* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	uint64_t window_start_ns, window_end_ns;	/* CLOCK_MONOTONIC */
+	struct hc_check *checks;
+	size_t n_checks;
+	uint64_t events_dropped;	/* events not in ev[] (reported, never silent) */
+};
+
+#endif
