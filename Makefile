@@ -27,6 +27,9 @@ endif
 
 TOOLS     := $(sort $(patsubst tools/%/,%,$(wildcard tools/*/)))
 TOOLS     := $(filter $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c)),$(TOOLS))
+# a tool folder whose kernel half is not written yet: only its modules'
+# archive (build/libX.a), for their unit tests; no binary
+PARTIAL   := $(filter-out lib $(TOOLS),$(sort $(patsubst tools/%/,%,$(wildcard tools/*/))))
 LIB_SRCS  := $(wildcard tools/lib/*.c) $(wildcard blazesym-shim/*.c)
 LIB_OBJS  := $(patsubst %.c,$(OUT)/obj/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -41,9 +44,9 @@ CFLAGS   += -Wall -Wextra -Wmissing-prototypes -Wno-unused-parameter -Wno-missin
 DEPFLAGS  = -MMD -MP
 BPF_CFLAGS = -O2 -g -Wall -Wno-unused-function -target bpf -mcpu=v3 \
 	     -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Ibpf
-LDLIBS_DYN = -lbpf -lelf -ldw -lz -lpthread -lstdc++
+LDLIBS_DYN = -lbpf -lelf -ldw -lz -ljson-c -lpthread -lstdc++
 ifeq ($(STATIC),1)
-LDLIBS    = -Wl,-Bstatic -lbpf -ldw -lelf -lz -lzstd -llzma -lbz2 -Wl,-Bdynamic -lpthread -lstdc++
+LDLIBS    = -Wl,-Bstatic -lbpf -ldw -lelf -lz -lzstd -llzma -lbz2 -ljson-c -Wl,-Bdynamic -lpthread -lstdc++
 else
 LDLIBS    = $(LDLIBS_DYN)
 endif
@@ -90,14 +93,18 @@ $(OUT)/libsuite.a: $(LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # A tool: its main object, its own archive, then the shared one
-define TOOL_RULES
+define LIB_RULES
 $(OUT)/lib$(1).a: $$(patsubst %.c,$(OUT)/obj/%.o,$$(filter-out tools/$(1)/$(1).c,$$(wildcard tools/$(1)/*.c)))
 	$$(call msg,AR,$$@)
 	$$(Q)rm -f $$@ && ar rcs $$@ $$^
+endef
+define TOOL_RULES
+$(call LIB_RULES,$(1))
 $(OUT)/obj/tools/$(1)/$(1).o: $(OUT)/$(1).skel.h
 $(BINDIR)/$(1): $(OUT)/obj/tools/$(1)/$(1).o $(OUT)/lib$(1).a $(OUT)/libsuite.a
 endef
 $(foreach t,$(TOOLS),$(eval $(call TOOL_RULES,$(t))))
+$(foreach t,$(PARTIAL),$(eval $(call LIB_RULES,$(t))))
 
 $(BINS):
 	$(call msg,LINK,$@)
@@ -121,7 +128,7 @@ test-asan: asan
 
 # the tool a unit test belongs to: test_hitmtop_model -> hitmtop; none for
 # the tests of shared modules (test_json)
-unit_tool = $(firstword $(filter $(TOOLS),$(subst _, ,$(patsubst test_%,%,$(1)))))
+unit_tool = $(firstword $(filter $(TOOLS) $(PARTIAL),$(subst _, ,$(patsubst test_%,%,$(1)))))
 .SECONDEXPANSION:
 $(OUT)/tests/%: tests/unit/%.c $$(if $$(call unit_tool,$$*),$(OUT)/lib$$(call unit_tool,$$*).a) $(OUT)/libsuite.a | $(OUT)/tests
 	$(call msg,CC,$@)

@@ -145,27 +145,24 @@ void out_init(void)
 	on_exit(out_at_exit, NULL);
 }
 
-FILE *out_open(const char *path, const char *label)
+FILE *out_fdopen(int fd, const char *path, const char *label)
 {
 	struct out *o = NULL;
 	FILE *f;
-	int fd;
 
 	for (int i = 1; i < MAX_OUTPUTS && !o; i++)
 		if (!outs[i].used)
 			o = &outs[i];
 	if (!o) {
+		close(fd);
 		errno = EMFILE;
 		return NULL;
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0)
-		return NULL;
 	*o = (struct out){ .used = true, .fd = fd, .label = label, .path = strdup(path) };
 	f = o->path ? out_stream(o) : NULL;
 	o->f = f;
 	if (!f) {
-		int err = errno;
+		int err = o->path ? errno : ENOMEM;
 
 		close(fd);
 		free(o->path);
@@ -173,6 +170,13 @@ FILE *out_open(const char *path, const char *label)
 		errno = err;
 	}
 	return f;
+}
+
+FILE *out_open(const char *path, const char *label)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+
+	return fd < 0 ? NULL : out_fdopen(fd, path, label);
 }
 
 int out_close(FILE *f)

@@ -28,6 +28,9 @@ void out_init(void);
  * label names it in messages ("--record: cannot write PATH: ...").
  * NULL with errno set when it cannot be opened. */
 FILE *out_open(const char *path, const char *label);
+/* The same for fd, already open for writing (openat, O_EXCL): path names
+ * it in messages; fd is closed on failure */
+FILE *out_fdopen(int fd, const char *path, const char *label);
 /* Flushes and closes f (from out_open); -1 when it could not be written
  * (said), 0 otherwise (a reader gone included). */
 int out_close(FILE *f);
