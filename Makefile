@@ -36,17 +36,33 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNITS     := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRCS))
 WL_SRCS   := $(wildcard tests/workloads/*.c)
 WORKLOADS := $(patsubst tests/workloads/%.c,$(OUT)/workloads/%,$(WL_SRCS))
+# Rust workloads, each built twice (legacy and v0 symbol mangling), and
+# C++ ones: only where rustc / a C++ compiler is found (the tests that need
+# them say they are skipped, and why)
+CXX      ?= g++
+RUSTC    ?= $(shell command -v rustc 2>/dev/null)
+HAVE_CXX := $(shell command -v $(CXX) 2>/dev/null)
+RS_SRCS   := $(wildcard tests/workloads/*.rs)
+CXX_SRCS  := $(wildcard tests/workloads/*.cc)
+ifneq ($(RUSTC),)
+WORKLOADS += $(patsubst tests/workloads/%.rs,$(OUT)/workloads/%,$(RS_SRCS)) \
+	     $(patsubst tests/workloads/%.rs,$(OUT)/workloads/%_v0,$(RS_SRCS))
+endif
+ifneq ($(HAVE_CXX),)
+WORKLOADS += $(patsubst tests/workloads/%.cc,$(OUT)/workloads/%,$(CXX_SRCS))
+endif
 
 CFLAGS   ?= -O2 -g
+# tools/lib is searched for "x.h" only: its dwarf.h is not <dwarf.h>
 CFLAGS   += -Wall -Wextra -Wmissing-prototypes -Wno-unused-parameter -Wno-missing-field-initializers \
 	    -std=gnu11 -D_GNU_SOURCE -DSUITE_VERSION='"$(VERSION)"' \
-	    -Itools/lib -Iblazesym-shim -Ibpf -I$(OUT)
+	    -iquote tools/lib -Iblazesym-shim -Ibpf -I$(OUT)
 DEPFLAGS  = -MMD -MP
 BPF_CFLAGS = -O2 -g -Wall -Wno-unused-function -target bpf -mcpu=v3 \
 	     -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Ibpf
-LDLIBS_DYN = -lbpf -lelf -ldw -lz -ljson-c -lpthread -lstdc++
+LDLIBS_DYN = -lbpf -lelf -ldw -lz -ljson-c -lpthread -liberty
 ifeq ($(STATIC),1)
-LDLIBS    = -Wl,-Bstatic -lbpf -ldw -lelf -lz -lzstd -llzma -lbz2 -ljson-c -Wl,-Bdynamic -lpthread -lstdc++
+LDLIBS    = -Wl,-Bstatic -lbpf -ldw -lelf -lz -lzstd -llzma -lbz2 -ljson-c -liberty -Wl,-Bdynamic -lpthread
 else
 LDLIBS    = $(LDLIBS_DYN)
 endif
@@ -145,7 +161,24 @@ $(OUT)/workloads/%: tests/workloads/%.c | $(OUT)/workloads
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(WL_CFLAGS) -fno-omit-frame-pointer $< -o $@
 
+# The Rust ones as the chapter's release builds: optimized, with debug
+# info and frame pointers (legacy mangling is rustc's default for a
+# crate); the crate name is the file's in both builds
+RS_FLAGS = -O -g -C force-frame-pointers=yes --edition 2021
+$(OUT)/workloads/%_v0: tests/workloads/%.rs | $(OUT)/workloads
+	$(call msg,RUSTC,$@)
+	$(Q)MAKEFLAGS= $(RUSTC) $(RS_FLAGS) -C symbol-mangling-version=v0 --crate-name $* $< -o $@
+$(OUT)/workloads/%: tests/workloads/%.rs | $(OUT)/workloads
+	$(call msg,RUSTC,$@)
+	$(Q)MAKEFLAGS= $(RUSTC) $(RS_FLAGS) --crate-name $* $< -o $@
+$(OUT)/workloads/%: tests/workloads/%.cc | $(OUT)/workloads
+	$(call msg,CXX,$@)
+	$(Q)$(CXX) -O2 -g -fno-omit-frame-pointer -pthread -Wall $< -o $@
+
 workloads: $(WORKLOADS)
+ifeq ($(RUSTC),)
+	@echo "  SKIP     Rust workloads (tests/workloads/*.rs): rustc not found (Debian's rustc package)"
+endif
 unit: $(UNITS)
 
 $(OUT)/bpf $(OUT)/tests $(OUT)/workloads:

@@ -91,7 +91,8 @@ typedef struct blaze_symbolizer_opts {
 	bool auto_reload;
 	/* look up file:line (libdw); off by default: slower */
 	bool code_info;
-	/* report inlined functions (unused by the shim) */
+	/* report the functions inlined at each address (DWARF, libdw):
+	 * blaze_sym.inlined, outermost first */
 	bool inlined_fns;
 	/* demangle C++ and Rust names */
 	bool demangle;
@@ -194,8 +195,15 @@ typedef struct blaze_sym {
 	uint64_t addr;
 	/* input address minus addr */
 	size_t offset;
-	/* file:line where code_info was asked and found (file NULL otherwise) */
+	/* file:line where code_info was asked and found (file NULL otherwise):
+	 * the address's line, or, when functions are inlined at it, where
+	 * this function calls inlined[0] */
 	blaze_symbolize_code_info code_info;
+	/* inlined_fns: the functions inlined at the address, outermost
+	 * first (inlined[0] is called by this function, inlined[i + 1] by
+	 * inlined[i]); each one's code_info (code_info asked) is where in it
+	 * the address is: its call of the next one, the address's line for
+	 * the last */
 	size_t inlined_cnt;
 	const blaze_symbolize_inlined_fn *inlined;
 	blaze_symbolize_reason reason;
@@ -206,7 +214,11 @@ typedef struct blaze_sym {
 	uint64_t map_start, map_end, map_off;
 	uint8_t build_id[BLAZE_BUILD_ID_MAX];
 	uint8_t build_id_len;
-	uint8_t reserved[15];
+	/* shim extension: inlined_fns was asked, and no DWARF covers the
+	 * address (no debug info, none found, or not for this code): whether
+	 * functions are inlined at it is not known */
+	bool inlined_unknown;
+	uint8_t reserved[14];
 } blaze_sym;
 
 typedef struct blaze_syms {

@@ -11,6 +11,7 @@
  * Under ROOT, paths are resolved inside it (a symlink cannot lead out);
  * every candidate is opened and checked as safefile.c says: a FIFO or a
  * device named by a hostile debuglink is refused, never waited on. */
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -235,4 +236,150 @@ void bzs_dwarf_close(struct bzs_dwarf *d)
 	dwarf_end(d->dw);
 	close(d->fd);
 	free(d);
+}
+
+/* ---- inlined functions ---- */
+
+/* The file index attr of die (DW_AT_call_file) as a path of cu's file
+ * table, or NULL */
+static const char *call_file(Dwarf_Die *cu, Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	Dwarf_Files *files;
+	Dwarf_Word idx;
+	size_t nfiles;
+
+	if (!dwarf_attr(die, DW_AT_call_file, &a) || dwarf_formudata(&a, &idx) ||
+	    dwarf_getsrcfiles(cu, &files, &nfiles) || idx >= nfiles)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+static uint32_t die_udata(Dwarf_Die *die, unsigned name, uint32_t max)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word v;
+
+	if (!dwarf_attr(die, name, &a) || dwarf_formudata(&a, &v) || v > max)
+		return 0;
+	return (uint32_t)v;
+}
+
+/* The name of an inlined subroutine: its linkage name (the whole path of
+ * a Rust or C++ function), demangled, else its DW_AT_name, both found
+ * through its abstract origin.  malloc'ed; "[inlined]" without either. */
+static char *inl_name(Dwarf_Die *die, bool demangle)
+{
+	Dwarf_Attribute a;
+	const char *n = NULL;
+	char *d;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+		n = dwarf_formstring(&a);
+	if (n && demangle && (d = bzs_demangle(n)))
+		return d;
+	if (!n)
+		n = dwarf_diename(die);
+	return strdup(n && *n ? n : "[inlined]");
+}
+
+/* The DW_TAG_inlined_subroutine DIEs that hold pc under parent, outermost
+ * first, into found (at most max; depth bounds the recursion); their
+ * count.  Cost: a walk of the namespaces of the compile unit (ms in a
+ * Rust std unit), paid once per distinct address by the callers' cache */
+static int inl_walk(Dwarf_Die *parent, uint64_t pc, Dwarf_Die *found, int max, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 256 || dwarf_child(parent, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child), n = 0;
+
+		switch (tag) {
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+			/* (code is not inside types: C++ and Rust put the
+			 * concrete functions at namespace level) */
+			n = inl_walk(&child, pc, found, max, depth + 1);
+			break;
+		case DW_TAG_subprogram:
+		case DW_TAG_lexical_block:
+		case DW_TAG_inlined_subroutine:
+			if (dwarf_haspc(&child, pc) <= 0)
+				break;
+			if (tag == DW_TAG_inlined_subroutine && max > 0) {
+				found[0] = child;
+				return 1 + inl_walk(&child, pc, found + 1, max - 1, depth + 1);
+			}
+			n = inl_walk(&child, pc, found, max, depth + 1);
+			if (tag == DW_TAG_subprogram)
+				return n;	/* the function that holds pc */
+			break;
+		default:
+			break;
+		}
+		if (n)
+			return n;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+bool bzs_dwarf_inlined(struct bzs_dwarf *d, uint64_t vaddr, bool demangle, struct bzs_inl **out,
+		       size_t *n, struct bzs_inl *outer)
+{
+	Dwarf_Die cu, *scopes = NULL, *chain[BZS_INLINE_MAX], found[BZS_INLINE_MAX];
+	struct bzs_inl *inl;
+	int ns, k = 0;
+
+	*out = NULL;
+	*n = 0;
+	memset(outer, 0, sizeof(*outer));
+	if (!d || !find_cu(d->dw, vaddr, &cu))
+		return false;
+	/* outermost first: the inlined subroutines around vaddr, found
+	 * by a walk down the compile unit (namespaces and types are entered,
+	 * code scopes only where they hold vaddr) */
+	ns = inl_walk(&cu, vaddr, found, BZS_INLINE_MAX, 0);
+	for (int i = 0; i < ns && k < BZS_INLINE_MAX; i++)
+		chain[k++] = &found[ns - 1 - i];
+	if (!k) {
+		free(scopes);
+		return true;
+	}
+	inl = calloc((size_t)k, sizeof(*inl));
+	if (!inl) {
+		free(scopes);
+		return false;
+	}
+	/* inl[j] is chain[k - 1 - j]: outermost first.  Each is where its
+	 * caller called it: the caller's location.  The innermost one's own
+	 * location is the address's line (the caller's, bzs_dwarf_lookup) */
+	for (int j = 0; j < k; j++) {
+		Dwarf_Die *die = chain[k - 1 - j];
+		struct bzs_inl *at = j ? &inl[j - 1] : outer;
+
+		inl[j].name = inl_name(die, demangle);
+		at->src = call_file(&cu, die);
+		at->line = die_udata(die, DW_AT_call_line, UINT32_MAX);
+		at->col = (uint16_t)die_udata(die, DW_AT_call_column, UINT16_MAX);
+		if (!inl[j].name) {
+			bzs_inl_free(inl, (size_t)k);
+			free(scopes);
+			return false;
+		}
+	}
+	bzs_dwarf_lookup(d, vaddr, &inl[k - 1].src, &inl[k - 1].line, &inl[k - 1].col);
+	free(scopes);
+	*out = inl;
+	*n = (size_t)k;
+	return true;
+}
+
+void bzs_inl_free(struct bzs_inl *inl, size_t n)
+{
+	for (size_t i = 0; inl && i < n; i++)
+		free(inl[i].name);
+	free(inl);
 }

@@ -103,7 +103,10 @@ int bzs_fuzz_text(const uint8_t *data, size_t size)
 			return 0;
 		memcpy(s, data + 1, size - 1);
 		s[size - 1] = '\0';
+		/* Rust v0, Rust legacy and C++, with and without parameters */
 		d = bzs_demangle(s);
+		free(d);
+		d = bzs_demangle_opts(s, BZS_DEMANGLE_NO_PARAMS);
 		free(d);
 		free(s);
 		break;

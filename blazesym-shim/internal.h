@@ -14,7 +14,7 @@
  *   maps.c       /proc/PID/maps parsing
  *   kallsyms.c   /proc/kallsyms parsing and lookup
  *   perfmap.c    /tmp/perf-PID.map (JIT) parsing and lookup
- *   demangle.c   C++ (through __cxa_demangle) and Rust legacy names
+ *   demangle.c   C++, Rust v0 and Rust legacy names (libiberty)
  *   process.c    the per-process cache and the shared (dev, inode) file cache
  *   symbolize.c  the public API
  *   fuzz.c       entry points of the fuzz targets (tests/fuzz/)
@@ -91,6 +91,9 @@ struct bzs_res {
 	uint16_t col;
 	int reason;
 	const struct bzs_vma *vma;	/* the file mapping of the address, or NULL */
+	struct bzs_inl *inl;	/* inlined_fns: the functions inlined at it */
+	size_t ninl;
+	bool no_inl;		/* inlined_fns: no DWARF to tell */
 };
 /* The blaze_syms of the n results t, in one allocation with copies of
  * their strings (a string pointed to by several results is copied once);
@@ -99,6 +102,8 @@ blaze_syms *bzs_build_syms(const struct bzs_res *t, size_t n);
 /* The end of such a call: frees the per-address results and sets the
  * error from r (NULL: out of memory).  Returns r. */
 const blaze_syms *bzs_call_done(blaze_syms *r, void *results);
+/* The same for n struct bzs_res, with what they hold (inlined functions) */
+const blaze_syms *bzs_call_done_res(blaze_syms *r, struct bzs_res *t, size_t n);
 
 /* ---- safefile.c: files a traced process controls ---- */
 /* Limits (see safefile.c and docs/RELIABILITY.md) */
@@ -236,6 +241,26 @@ struct bzs_dwarf *bzs_dwarf_open(int fd);
 bool bzs_dwarf_lookup(struct bzs_dwarf *d, uint64_t vaddr, const char **path,
 		      uint32_t *line, uint16_t *col);
 void bzs_dwarf_close(struct bzs_dwarf *d);
+/* One function inlined at an address: its name (malloc'ed, demangled when
+ * asked) and a location in it (src valid as long as the handle) */
+struct bzs_inl {
+	char *name;
+	const char *src;
+	uint32_t line;
+	uint16_t col;
+};
+/* inlined functions kept of one address, at most (the outermost ones) */
+#define BZS_INLINE_MAX 64
+/* The functions inlined at vaddr (DW_TAG_inlined_subroutine scopes of
+ * its compile unit), outermost first, into a malloc'ed *out of *n (NULL,
+ * 0 when none).  (*out)[i]'s location is where it calls (*out)[i + 1]
+ * (DW_AT_call_file/line of that one); the innermost's is vaddr's line.
+ * outer: where the function that holds them calls (*out)[0] (src NULL
+ * when none).  False when no compile unit covers vaddr (no inline
+ * information) or out of memory. */
+bool bzs_dwarf_inlined(struct bzs_dwarf *d, uint64_t vaddr, bool demangle, struct bzs_inl **out,
+		       size_t *n, struct bzs_inl *outer);
+void bzs_inl_free(struct bzs_inl *inl, size_t n);
 
 /* ---- maps.c ---- */
 enum bzs_vma_kind {
@@ -290,8 +315,12 @@ size_t bzs_perfmap_count(const struct bzs_perfmap *pm);
 void bzs_perfmap_free(struct bzs_perfmap *pm);
 
 /* ---- demangle.c ---- */
-/* A malloc'ed demangled name, or NULL when name is not mangled (or on error). */
+/* A malloc'ed demangled name (Rust v0, Rust legacy, C++), or NULL when
+ * name is not mangled (or on error, or out of memory). */
 char *bzs_demangle(const char *name);
+/* The same, with flags: */
+#define BZS_DEMANGLE_NO_PARAMS 1u	/* C++: no parameter list (f, not f(int)) */
+char *bzs_demangle_opts(const char *name, unsigned flags);
 
 
 /* ---- process.c: the caches ---- */
@@ -379,6 +408,12 @@ struct blaze_symbolizer {
 	unsigned notices;
 	size_t pm_max_lines, pm_max_bytes; /* perf map limits */
 };
+
+/* Does the symbolizer read DWARF (file:line, inlined functions)? */
+static inline bool bzs_wants_dwarf(const blaze_symbolizer *s)
+{
+	return s->opts.code_info || s->opts.inlined_fns;
+}
 
 struct bzs_proc_opts {
 	bool debug_syms, perf_map, no_map_files, no_vdso;

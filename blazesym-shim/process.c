@@ -188,7 +188,7 @@ static void try_debug_file(blaze_symbolizer *s, struct bzs_proc *p, struct bzs_v
 	int fd;
 
 	f->debug_tried = true;
-	if (f->reason || (f->elf.has_symtab && (f->elf.has_dwarf || !s->opts.code_info)))
+	if (f->reason || (f->elf.has_symtab && (f->elf.has_dwarf || !bzs_wants_dwarf(s))))
 		return;
 	snprintf(root, sizeof(root), "/proc/%d/root", (int)p->pid);
 	fd = bzs_debug_find(&f->elf, v->path, p->gone ? NULL : root);
@@ -200,7 +200,7 @@ static void try_debug_file(blaze_symbolizer *s, struct bzs_proc *p, struct bzs_v
 	if (bzs_elf_load_fd(fd, &dbg) == 0) {
 		if (!f->elf.has_symtab && dbg.has_symtab)
 			bzs_elf_merge_syms(&f->elf, &dbg);
-		if (dbg.has_dwarf && s->opts.code_info && !f->dwarf && !f->elf.has_dwarf) {
+		if (dbg.has_dwarf && bzs_wants_dwarf(s) && !f->dwarf && !f->elf.has_dwarf) {
 			if (f->dwarf_fd >= 0)
 				close(f->dwarf_fd);
 			f->dwarf_fd = fd;
@@ -320,7 +320,7 @@ void bzs_vma_resolve(blaze_symbolizer *s, struct bzs_proc *p, struct bzs_vma *v,
 		f->mtime = st.st_mtim;
 	}
 	f->reason = bzs_elf_load_fd(fd, &f->elf);
-	if (!f->reason && s->opts.code_info && f->elf.has_dwarf)
+	if (!f->reason && bzs_wants_dwarf(s) && f->elf.has_dwarf)
 		f->dwarf_fd = fd;
 	else
 		close(fd);

@@ -170,6 +170,24 @@ static void sym_file(blaze_symbolizer *s, struct bzs_vma *v, uint64_t addr, stru
 	t->offset = (size_t)(vaddr - tab->syms[i].addr);
 	t->addr = addr - t->offset;
 	t->reason = BLAZE_SYMBOLIZE_REASON_SUCCESS;
+	if (s->opts.inlined_fns) {
+		struct bzs_dwarf *d = bzs_file_dwarf(f);
+		struct bzs_inl outer;
+
+		t->no_inl = !bzs_dwarf_inlined(d, vaddr, s->opts.demangle, &t->inl, &t->ninl,
+					       &outer);
+		if (!s->opts.code_info) {
+			/* names alone */
+			for (size_t k = 0; k < t->ninl; k++)
+				t->inl[k].src = NULL;
+		} else if (t->ninl) {
+			/* where this function calls the outermost inlined one */
+			t->src = outer.src;
+			t->line = outer.line;
+			t->col = outer.col;
+			return;
+		}
+	}
 	if (s->opts.code_info) {
 		struct bzs_dwarf *d = bzs_file_dwarf(f);
 
@@ -275,7 +293,7 @@ const blaze_syms *blaze_symbolize_process_abs_addrs(blaze_symbolizer *s,
 	r = bzs_build_syms(t, n);
 	bzs_caches_flush(s);
 	call_leave(s);
-	return bzs_call_done(r, t);
+	return bzs_call_done_res(r, t, n);
 }
 
 blaze_err blaze_symbolize_cache_process(blaze_symbolizer *s, const blaze_cache_src_process *cache)

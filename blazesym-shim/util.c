@@ -133,13 +133,42 @@ static const char *str_put(struct strcache *c, char **pos, const char *p)
 	return c->copy[i];
 }
 
+/* A source path as a code_info (dir and file), its copies at *pos */
+static void code_info_put(blaze_symbolize_code_info *ci, char **pos, const char *src,
+			  uint32_t line, uint16_t col)
+{
+	const char *slash = strrchr(src, '/');
+	size_t len = strlen(src);
+
+	memcpy(*pos, src, len + 1);
+	if (slash) {
+		size_t dl = (size_t)(slash - src);
+
+		ci->file = *pos + dl + 1;
+		*pos += len + 1;
+		memcpy(*pos, src, dl);
+		(*pos)[dl] = '\0';
+		ci->dir = *pos;
+		*pos += dl + 1;
+	} else {
+		ci->file = *pos;
+		*pos += len + 1;
+	}
+	ci->line = line;
+	ci->column = col;
+}
+
 blaze_syms *bzs_build_syms(const struct bzs_res *t, size_t n)
 {
 	struct strcache c = { 0 };
-	size_t bytes = sizeof(blaze_syms) + n * sizeof(blaze_sym);
+	size_t head = sizeof(blaze_syms) + n * sizeof(blaze_sym), bytes;
+	blaze_symbolize_inlined_fn *fns;
 	blaze_syms *r;
 	char *pos;
 
+	for (size_t i = 0; i < n; i++)
+		head += t[i].ninl * sizeof(blaze_symbolize_inlined_fn);
+	bytes = head;
 	for (size_t i = 0; i < n; i++) {
 		if (t[i].name && !str_seen(&c, t[i].name))
 			bytes += strlen(t[i].name) + 1;
@@ -147,13 +176,17 @@ blaze_syms *bzs_build_syms(const struct bzs_res *t, size_t n)
 			bytes += strlen(t[i].module) + 1;
 		if (t[i].src)
 			bytes += 2 * (strlen(t[i].src) + 1);
+		for (size_t k = 0; k < t[i].ninl; k++)
+			bytes += strlen(t[i].inl[k].name) + 1 +
+				 (t[i].inl[k].src ? 2 * (strlen(t[i].inl[k].src) + 1) : 0);
 	}
 	r = malloc(bytes);
 	if (!r)
 		return NULL;
-	memset(r, 0, sizeof(blaze_syms) + n * sizeof(blaze_sym));
+	memset(r, 0, head);
 	r->cnt = n;
-	pos = (char *)&r->syms[n];
+	fns = (blaze_symbolize_inlined_fn *)&r->syms[n];
+	pos = (char *)r + head;
 	memset(&c, 0, sizeof(c));
 	for (size_t i = 0; i < n; i++) {
 		blaze_sym *s = &r->syms[i];
@@ -175,27 +208,31 @@ blaze_syms *bzs_build_syms(const struct bzs_res *t, size_t n)
 				memcpy(s->build_id, v->file->elf.build_id, s->build_id_len);
 			}
 		}
-		if (t[i].src) {
-			const char *slash = strrchr(t[i].src, '/');
-			size_t len = strlen(t[i].src);
+		if (t[i].src)
+			code_info_put(&s->code_info, &pos, t[i].src, t[i].line, t[i].col);
+		s->inlined_unknown = t[i].no_inl;
+		if (t[i].ninl) {
+			s->inlined = fns;
+			s->inlined_cnt = t[i].ninl;
+			for (size_t k = 0; k < t[i].ninl; k++, fns++) {
+				const struct bzs_inl *in = &t[i].inl[k];
+				size_t len = strlen(in->name) + 1;
 
-			memcpy(pos, t[i].src, len + 1);
-			if (slash) {
-				size_t dl = (size_t)(slash - t[i].src);
-
-				s->code_info.file = pos + dl + 1;
-				pos += len + 1;
-				memcpy(pos, t[i].src, dl);
-				pos[dl] = '\0';
-				s->code_info.dir = pos;
-				pos += dl + 1;
-			} else {
-				s->code_info.file = pos;
-				pos += len + 1;
+				memcpy(pos, in->name, len);
+				fns->name = pos;
+				pos += len;
+				if (in->src)
+					code_info_put(&fns->code_info, &pos, in->src, in->line,
+						      in->col);
 			}
-			s->code_info.line = t[i].line;
-			s->code_info.column = t[i].col;
 		}
 	}
 	return r;
+}
+
+const blaze_syms *bzs_call_done_res(blaze_syms *r, struct bzs_res *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		bzs_inl_free(t[i].inl, t[i].ninl);
+	return bzs_call_done(r, t);
 }

@@ -4,7 +4,7 @@
 #   scripts/deps.sh          build + test dependencies
 #   scripts/deps.sh --bench  also the tools `make bench` compares against
 set -eu
-pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev libdw-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev python3 binutils elfutils man-db time strace"
+pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev libdw-dev libiberty-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev python3 binutils elfutils man-db time strace"
 pkgs="$pkgs libjson-c-dev"	# hotcheck --baseline reads an earlier report with json-c
 pkgs="$pkgs golang-go"	# go tool pprof reads the --pprof profiles (tests/tools/test_pprof.sh)
 pkgs="$pkgs prometheus"	# the server and promtool (tests/tools/test_metrics.sh)

@@ -17,7 +17,7 @@ B=${BENCH_DIR:-$(mktemp -d /tmp/bzs-bench.XXXXXX)}
 mkdir -p "$B"
 
 $cc -O2 -g -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -I"$root/blazesym-shim" -o "$B/bench" \
-	"$root/bench/symbolizer/bench.c" "$root"/blazesym-shim/*.c -lelf -ldw -lz -lpthread
+	"$root/bench/symbolizer/bench.c" "$root"/blazesym-shim/*.c -lelf -ldw -lz -lpthread -liberty
 
 big=${BIG_ELF:-$B/libbig.so}
 if [ ! -f "$big" ]; then
@@ -63,3 +63,15 @@ for tool in addr2line eu-addr2line; do
 	for k in 0 1 2; do run_tool $tool $k; done
 done
 echo "files in $B"
+
+# --inline: the DWARF reader on a Rust binary with std's debug info
+# (INLINE_ELF, default the Rust workload of tests/workloads)
+iel=${INLINE_ELF:-$root/build/workloads/rust_blocker_v0}
+if [ -f "$iel" ]; then
+	$cc -O2 -g -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -I"$root/blazesym-shim" -o "$B/inline" \
+		"$root/bench/symbolizer/inline.c" "$root"/blazesym-shim/*.c -lelf -ldw -lz -lpthread -liberty
+	echo "== --inline on $iel"
+	"$B/inline" "$iel"
+else
+	echo "== --inline: skipped ($iel not built: make workloads, with rustc)"
+fi

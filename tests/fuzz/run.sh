@@ -21,7 +21,7 @@ mkdir -p "$out"
 
 flags="-g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
  -fno-sanitize-recover=undefined -fno-omit-frame-pointer -I$root/blazesym-shim"
-libs="-lelf -ldw -lz -lpthread"
+libs="-lelf -ldw -lz -lpthread -liberty"
 
 for t in $targets; do
 	echo "== build fuzz_$t"
@@ -52,6 +52,10 @@ printf '%s\n' \
   printf 'ffffffffc0a00000 t ext4_fill_super\t[ext4]\n'; } >"$out/corpus_text/kallsyms"
 printf '\0011000 100 jit_fn\n0x2000 0x20 other one\ngarbage\n3000 zz bad\n' >"$out/corpus_text/perfmap"
 printf '\002_ZN3foo3barEv' >"$out/corpus_text/cxx"
+printf '\002_ZNSt6vectorIiSaIiEE9push_backERKi' >"$out/corpus_text/cxx-template"
+printf '\002_RNvNtCsjrHSEGnQ3l9_3std2rt19lang_start_internal' >"$out/corpus_text/rust-v0"
+printf '\002_RINvNtCs5qGmzaPOe1L_2pcu8gdel_5qau7lzzs90aThReEEB4_' >"$out/corpus_text/rust-v0-generic"
+printf '\002_RNCNCNCNvNtCsjrHSEGnQ3l9_3std2rt19lang_start_internal00s_0B9_' >"$out/corpus_text/rust-v0-closure"
 printf '\002_ZN4core3ptr85drop_in_place$LT$std..rt..lang_start$LT$$LP$$RP$$GT$..$u7b$$u7b$closure$u7d$$u7d$$GT$17h6f3e5c3ab2ab7ce1E' >"$out/corpus_text/rust"
 
 fail=0

@@ -23,7 +23,7 @@ $cc -g -O1 -std=gnu11 -D_GNU_SOURCE -DSUITE_VERSION='"fuzz"' \
 	-I"$root/tools/hitmtop" -I"$root/tools/lib" -I"$root/blazesym-shim" -I"$root/bpf" -I"$root/build" \
 	-o "$out/fuzz_hitm" "$root/tests/fuzz/fuzz_hitm.c" \
 	$(ls "$root"/tools/hitmtop/*.c | grep -v '/hitmtop\.c$') \
-	"$root"/tools/lib/*.c "$root"/blazesym-shim/*.c -lbpf -lelf -ldw -lz -lpthread -lstdc++
+	"$root"/tools/lib/*.c "$root"/blazesym-shim/*.c -lbpf -lelf -ldw -lz -lpthread -liberty
 
 # seeds: a format spec line, samples of every kind, malformed lines
 printf 'config:0-7,32-35\n0 1 2 0x401000 0x601040 0x%x 30\n' $((0x4 | (0x42 << 5))) >"$out/corpus/store"

@@ -32,7 +32,7 @@ check() { # check DESC GOT PATTERN
 
 cflags="-O2 -g -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -I$root/blazesym-shim"
 $cc $cflags -o "$T/symcheck" "$root/tests/symbolizer/symcheck.c" "$root"/blazesym-shim/*.c \
-	-lelf -ldw -lz -lpthread || { echo "not ok - build symcheck"; exit 1; }
+	-lelf -ldw -lz -lpthread -liberty || { echo "not ok - build symcheck"; exit 1; }
 $cc -O1 -g -Wl,--build-id -o "$T/prog" "$root/tests/symbolizer/prog_target.c" ||
 	{ echo "not ok - build prog_target"; exit 1; }
 line_alpha=$(grep -n LINE_ALPHA "$root/tests/symbolizer/prog_target.c" | cut -d: -f1)

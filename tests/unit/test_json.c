@@ -72,7 +72,7 @@ static void losses(struct json *j)
 
 static void frames(struct json *j)
 {
-	struct stacksym *s = stacksym_new(false);
+	struct stacksym *s = stacksym_new(false, false);
 
 	json_obj_begin(j);
 	json_key(j, "frames");

@@ -483,28 +483,6 @@ static void test_code_info(void)
 	blaze_symbolizer_free(s);
 }
 
-static void test_demangle(void)
-{
-	char *d;
-
-	d = bzs_demangle("_ZN3foo3barEv");
-	CHECK_STR(d, "foo::bar()", "C++ demangled");
-	free(d);
-	d = bzs_demangle("_ZN3std2rt10lang_start17h0123456789abcdefE");
-	CHECK_STR(d, "std::rt::lang_start", "Rust legacy demangled, hash dropped");
-	free(d);
-	d = bzs_demangle("_ZN4core3ptr85drop_in_place$LT$std..rt..lang_start$LT$$LP$$RP$$GT$"
-			 "..$u7b$$u7b$closure$u7d$$u7d$$GT$17h6f3e5c3ab2ab7ce1E");
-	CHECK_STR(d, "core::ptr::drop_in_place<std::rt::lang_start<()>::{{closure}}>",
-		  "Rust escapes");
-	free(d);
-	d = bzs_demangle("_ZN3std2rt10lang_start17h0123456789abcdefE.llvm.1234");
-	CHECK_STR(d, "std::rt::lang_start", "Rust legacy with .llvm suffix");
-	free(d);
-	CHECK(bzs_demangle("main") == NULL, "plain C name: not mangled");
-	CHECK(bzs_demangle("_Zgarbage") == NULL, "invalid mangling: left alone");
-}
-
 static const blaze_syms *sym_image(blaze_symbolizer *s, uint64_t image, const uint64_t *a,
 				   size_t n)
 {
@@ -662,7 +640,6 @@ int main(int argc, char **argv)
 	test_images();
 	test_pid_reuse();
 	test_code_info();
-	test_demangle();
 	blaze_symbolizer_free(s);
 	unit_tmpdir_remove(tmpdir);
 	return unit_exit();

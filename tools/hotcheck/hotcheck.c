@@ -197,7 +197,7 @@ int hotcheck_setup(struct lifecycle *lc)
 	run.opts = &env.c;
 	run.cpus = &env.c.cpus;
 	run.warmup = env.warmup;
-	run.sym = stacksym_new(false);
+	run.sym = stacksym_new(false, false);
 	stacksym_want_kernel(run.sym);
 	stacksym_cache_targets(run.sym, &env.c);
 	err = lifecycle_stack_rings(lc, false, stacksym_on_announce, run.sym, NULL, NULL);

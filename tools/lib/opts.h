@@ -46,6 +46,7 @@ enum {
 	OPT_DWARF,
 	OPT_STACK_COPY,
 	OPT_PPROF,
+	OPT_INLINE,
 	OPT_TOOL_BASE = 0x1100,
 };
 
@@ -56,6 +57,7 @@ struct stack_opts {
 	uint32_t stack_storage;	/* --stack-storage-size */
 	uint32_t max_entries;	/* --max-entries */
 	bool lines;		/* --lines */
+	bool inlined;		/* --inline */
 	bool dwarf;		/* --dwarf */
 	uint32_t stack_copy;	/* --stack-copy-size */
 	bool stack_copy_set;
@@ -79,6 +81,10 @@ void stack_opts_finish(const struct stack_opts *s);
 #define OPTS_VERBOSE { "verbose", 'v', NULL, 0, "libbpf and loader diagnostics on stderr", 0 }
 #define OPTS_PPROF { "pprof", OPT_PPROF, "FILE", 0, "Also write the stacks as a gzipped pprof profile " \
 			  "to FILE ('-': stdout, instead of the report)", 0 }
+/* --inline: every stack tool takes it the same way */
+#define OPTS_INLINE { "inline", OPT_INLINE, NULL, 0, "Show the functions inlined at each user " \
+			  "address as frames of their own (DWARF debug info; with --lines, each " \
+			  "with its file:line)", 0 }
 /* -h as a short form of --help (CLI.md), for the tools that list it */
 #define OPTS_HELP_SHORT { NULL, 'h', NULL, OPTION_HIDDEN, "Give this help list", -1 }
 

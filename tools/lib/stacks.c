@@ -43,6 +43,9 @@ struct name_key {
 struct name_val {
 	const char *name;
 	const struct stack_module *mod;
+	const char **inl;	/* --inline: the functions inlined at it, outermost first */
+	uint32_t ninl;
+	bool noinl;		/* --inline: no DWARF to tell */
 };
 
 _Static_assert(STACK_BUILD_ID_MAX == BLAZE_BUILD_ID_MAX, "one build id size");
@@ -59,6 +62,8 @@ struct stacksym {
 	pthread_t kload;	/* loading the kernel's symbols, when kloading */
 	bool kloading;
 	bool slow_said;		/* "still naming frames" said */
+	bool inlined;		/* --inline */
+	VEC(const char **) inl_arrays;	/* the name_val.inl arrays, to free */
 	int khidden;		/* kernel addresses hidden: -1 not known yet */
 };
 
@@ -147,12 +152,13 @@ static void kernel_loaded(struct stacksym *s)
 	s->kloading = false;
 }
 
-struct stacksym *stacksym_new(bool code_info)
+struct stacksym *stacksym_new(bool code_info, bool inlined)
 {
 	struct stacksym *s = xcalloc(1, sizeof(*s));
 	blaze_symbolizer_opts o = {
 		.type_size = sizeof(o),
 		.code_info = code_info,
+		.inlined_fns = inlined,
 		.demangle = true,
 	};
 
@@ -163,6 +169,7 @@ struct stacksym *stacksym_new(bool code_info)
 		exit(EXIT_UNSUPPORTED);
 	}
 	s->khidden = -1;
+	s->inlined = inlined;
 	s->names = hashmap_new(sizeof(struct name_key), sizeof(struct name_val));
 	s->strs = hashmap_new(0, 0);
 	s->mods = hashmap_new(sizeof(struct stack_module), 1);
@@ -178,6 +185,9 @@ void stacksym_free(struct stacksym *s)
 		return;
 	kernel_loaded(s);
 	blaze_symbolizer_free(s->sym);
+	for (size_t i = 0; i < s->inl_arrays.n; i++)
+		free(s->inl_arrays.v[i]);
+	vec_free(&s->inl_arrays);
 	hashmap_free(s->strs);
 	hashmap_free(s->mods);
 	hashmap_free(s->names);
@@ -233,19 +243,25 @@ static const char *basename_of(const char *path)
 	return b ? b + 1 : path;
 }
 
+/* A function's name, with its file:line where known (--lines) */
+static const char *name_at(struct stacksym *s, const char *name, const blaze_symbolize_code_info *ci)
+{
+	char buf[512];
+
+	if (ci->file && ci->line) {
+		snprintf(buf, sizeof(buf), "%s (%s:%u)", name, basename_of(ci->file), ci->line);
+		return intern(s, buf);
+	}
+	return intern(s, name);
+}
+
 /* Name of one resolved symbol; unresolved: "[module]" or "[unknown]" */
 static const char *sym_name(struct stacksym *s, const blaze_sym *b, bool kernel)
 {
 	char buf[512];
 
-	if (b->name && b->name[0]) {
-		if (b->code_info.file && b->code_info.line) {
-			snprintf(buf, sizeof(buf), "%s (%s:%u)", b->name,
-				 basename_of(b->code_info.file), b->code_info.line);
-			return intern(s, buf);
-		}
-		return intern(s, b->name);
-	}
+	if (b->name && b->name[0])
+		return name_at(s, b->name, &b->code_info);
 	if (!kernel && b->module && b->module[0]) {
 		snprintf(buf, sizeof(buf), "[%s]", basename_of(b->module));
 		return intern(s, buf);
@@ -315,89 +331,129 @@ static bool kernel_hidden(struct stacksym *s)
 	return s->khidden;
 }
 
-/* Resolve n addresses (leaf first) into out (root first), and into locs
- * (when not NULL) where each is.  Return addresses (all but the leaf)
- * are looked up at addr - 1, inside the call. */
+/* The functions inlined at one resolved user address (--inline), as the
+ * cache keeps them: interned names, outermost first, with their file:line
+ * under --lines */
+static void inl_names(struct stacksym *s, const blaze_sym *b, struct name_val *v)
+{
+	const char **a;
+
+	v->noinl = b->name && b->inlined_unknown;
+	if (!b->name || !b->inlined_cnt)
+		return;
+	a = xcalloc(b->inlined_cnt, sizeof(*a));
+	for (size_t i = 0; i < b->inlined_cnt; i++)
+		a[i] = name_at(s, b->inlined[i].name && b->inlined[i].name[0] ?
+				  b->inlined[i].name : "[inlined]", &b->inlined[i].code_info);
+	vec_push(&s->inl_arrays, a);
+	v->inl = a;
+	v->ninl = (uint32_t)b->inlined_cnt;
+}
+
+/* Resolve n addresses (leaf first) into out (root first, at most cap
+ * frames), and into locs (when not NULL) where each is.  Return
+ * addresses (all but the leaf) are looked up at addr - 1, inside the
+ * call.  With --inline, an address stands for its function and those
+ * inlined in it, outermost first; inlined frames that do not fit in cap
+ * are left out (counted). */
 static int resolve(struct stacksym *s, uint32_t pid, uint64_t image, const __u64 *ips,
-		   int n, const char **out, struct frame_loc *locs)
+		   int n, const char **out, struct frame_loc *locs, int cap)
 {
 	uint64_t addrs[STACK_FRAMES_MAX], miss[STACK_FRAMES_MAX];
-	int idx[STACK_FRAMES_MAX], nmiss = 0, len = 0;
+	struct name_val vals[STACK_FRAMES_MAX];
+	int idx[STACK_FRAMES_MAX], nmiss = 0, len = 0, m = 0, room;
 	bool kernel = pid == KPID;
-	const blaze_syms *r;
+	const blaze_syms *r = NULL;
 
-	for (len = 0; len < n && len < STACK_FRAMES_MAX && ips[len]; len++)
+	for (len = 0; len < n && len < STACK_FRAMES_MAX && len < cap && ips[len]; len++)
 		addrs[len] = len ? ips[len] - 1 : ips[len];
 	for (int i = 0; i < len; i++) {
 		const struct name_val *nv = hashmap_lookup(s->names, NAME_KEY(pid, image, addrs[i]));
 
-		if (locs)
-			locs[len - 1 - i] = (struct frame_loc){ .addr = addrs[i],
-								.mod = nv ? nv->mod : NULL };
 		if (nv) {
-			out[len - 1 - i] = nv->name;
+			vals[i] = *nv;
 			continue;
 		}
 		idx[nmiss] = i;
 		miss[nmiss++] = addrs[i];
 	}
-	if (!nmiss)
-		return finish(s, kernel, out, locs, len);
-	say_if_slow(s);
-	if (kernel) {
-		blaze_symbolize_src_kernel src = { .type_size = sizeof(src) };
+	if (nmiss) {
+		say_if_slow(s);
+		if (kernel) {
+			blaze_symbolize_src_kernel src = { .type_size = sizeof(src) };
 
-		kernel_loaded(s);
-		r = blaze_symbolize_kernel_abs_addrs(s->sym, &src, miss, nmiss);
-	} else {
-		blaze_symbolize_src_process src = {
-			.type_size = sizeof(src),
-			.pid = pid,
-			.debug_syms = true,
-			.perf_map = true,
-			.image = image,
-		};
+			kernel_loaded(s);
+			r = blaze_symbolize_kernel_abs_addrs(s->sym, &src, miss, nmiss);
+		} else {
+			blaze_symbolize_src_process src = {
+				.type_size = sizeof(src),
+				.pid = pid,
+				.debug_syms = true,
+				.perf_map = true,
+				.image = image,
+			};
 
-		r = blaze_symbolize_process_abs_addrs(s->sym, &src, miss, nmiss);
+			r = blaze_symbolize_process_abs_addrs(s->sym, &src, miss, nmiss);
+		}
 	}
 	for (int k = 0; k < nmiss; k++) {
-		const struct stack_module *mod = NULL;
-		const char *name;
+		struct name_val v = { .name = s->unknown };
 
 		if (r && (size_t)k < r->cnt) {
-			name = sym_name(s, &r->syms[k], kernel);
-			if (!kernel)
-				mod = sym_module(s, &r->syms[k]);
-			if (kernel && !r->syms[k].name && kernel_hidden(s))
+			const blaze_sym *b = &r->syms[k];
+
+			v.name = sym_name(s, b, kernel);
+			if (!kernel) {
+				v.mod = sym_module(s, b);
+				if (s->inlined)
+					inl_names(s, b, &v);
+			}
+			if (kernel && !b->name && kernel_hidden(s))
 				s->st.kernel_hidden++;
-			else if (!r->syms[k].name && r->syms[k].reason < STACKSYM_REASONS)
-				s->st.reasons[r->syms[k].reason]++;
-		} else {
-			name = s->unknown;
+			else if (!b->name && b->reason < STACKSYM_REASONS)
+				s->st.reasons[b->reason]++;
 		}
-		out[len - 1 - idx[k]] = name;
-		if (locs)
-			locs[len - 1 - idx[k]].mod = mod;
+		vals[idx[k]] = v;
 		/* user names are cached only when found: a miss may be a
 		 * library loaded later, or JIT code not yet in the perf map */
 		if (kernel || (r && r->syms[k].name))
 			*(struct name_val *)hashmap_get(s->names, NAME_KEY(pid, image, miss[k]),
-							NULL) = (struct name_val){ name, mod };
+							NULL) = v;
 	}
 	blaze_syms_free(r);
-	return finish(s, kernel, out, locs, len);
+	/* root first: the last address first, each followed by what is
+	 * inlined in it */
+	room = cap - len;
+	for (int i = len - 1; i >= 0; i--) {
+		const struct name_val *v = &vals[i];
+		uint32_t take = v->ninl <= (uint32_t)room ? v->ninl : (uint32_t)room;
+
+		if (locs)
+			locs[m] = (struct frame_loc){ .addr = addrs[i], .mod = v->mod };
+		out[m++] = v->name;
+		s->st.user_no_inline_info += v->noinl;
+		s->st.user_inlined += take;
+		s->st.user_inlined_dropped += v->ninl - take;
+		room -= (int)take;
+		for (uint32_t k = 0; k < take; k++) {
+			if (locs)
+				locs[m] = locs[m - 1];
+			out[m++] = v->inl[k];
+		}
+	}
+	return finish(s, kernel, out, locs, m);
 }
 
 int stacksym_user_image(struct stacksym *s, uint32_t pid, uint64_t image,
 			const __u64 *ips, int n, const char **out)
 {
-	return resolve(s, pid, image, ips, n, out, NULL);
+	return resolve(s, pid, image, ips, n, out, NULL, STACK_FRAMES_MAX);
 }
 
 int stacksym_user(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
 		  const char **out)
 {
-	return resolve(s, pid, 0, ips, n, out, NULL);
+	return resolve(s, pid, 0, ips, n, out, NULL, STACK_FRAMES_MAX);
 }
 
 static bool is_tracing_frame(const char *n)
@@ -421,7 +477,7 @@ static bool is_tracing_frame(const char *n)
 static int kernel_at(struct stacksym *s, const __u64 *ips, int n, const char **out,
 		     struct frame_loc *locs)
 {
-	int len = resolve(s, KPID, 0, ips, n, out, locs), drop = 0;
+	int len = resolve(s, KPID, 0, ips, n, out, locs, STACK_FRAMES_MAX), drop = 0;
 
 	/* out is root first: the machinery sits at the end (leaf side) */
 	while (drop < len && is_tracing_frame(out[len - 1 - drop]))
@@ -456,12 +512,26 @@ void stacksym_json_stats(struct json *j, const struct stacksym *s)
 	if (s->st.kernel_hidden)
 		json_kv_u64(j, STACKSYM_KERNEL_HIDDEN, s->st.kernel_hidden);
 	json_obj_end(j);
+	if (s->inlined) {
+		json_kv_u64(j, "user_inlined", s->st.user_inlined);
+		json_kv_u64(j, "user_no_inline_info", s->st.user_no_inline_info);
+		json_kv_u64(j, "user_inlined_dropped", s->st.user_inlined_dropped);
+	}
 	json_obj_end(j);
 }
 
 void stacksym_report(const struct stacksym *s)
 {
 	const struct stacksym_stats *st = &s->st;
+
+	if (s->inlined && st->user_no_inline_info)
+		msg_warn("--inline: %llu of %llu user frames had no inline information (no DWARF "
+			 "debug info for them: build with -g, or debug = \"line-tables-only\")",
+			 (unsigned long long)st->user_no_inline_info,
+			 (unsigned long long)st->user_frames);
+	if (st->user_inlined_dropped)
+		msg_warn("--inline: %llu inlined frames left out of stacks longer than %d frames",
+			 (unsigned long long)st->user_inlined_dropped, STACK_UFRAMES_MAX);
 
 	if (st->user_unknown || st->user_module_only)
 		msg_warn("%llu of %llu user frames had no symbol (%llu named by "
@@ -651,7 +721,7 @@ void stack_frames_resolve_at(struct stacksym *s, struct stackstore *st, const st
 		if (n > STACK_FRAMES_MAX)
 			n = STACK_FRAMES_MAX;
 		f->un += resolve(s, r->pid, r->image, dips, n, f->u + f->un,
-				 l ? l->u + f->un : NULL);
+				 l ? l->u + f->un : NULL, STACK_UFRAMES_MAX - f->un);
 	} else if (r->ustack >= STACK_ID_MIN) {
 		int n;
 		const __u64 *ips = stackstore_get(st, r->ustack, &n);
@@ -659,7 +729,7 @@ void stack_frames_resolve_at(struct stacksym *s, struct stackstore *st, const st
 		if (ips)
 			f->un = resolve(s, r->pid, r->image, ips,
 					n > STACK_FRAMES_MAX ? STACK_FRAMES_MAX : n, f->u,
-					l ? l->u : NULL);
+					l ? l->u : NULL, STACK_UFRAMES_MAX);
 		else
 			f->ulost = true;
 	} else {

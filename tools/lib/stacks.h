@@ -16,10 +16,15 @@
 
 /* the frames of a stack, at most: the stack engine's */
 #define STACK_FRAMES_MAX STACK_FRAMES
+/* the user frames of a resolved stack, at most: with --inline, an
+ * address may stand for several (a dwarf mark and the lost marker aside) */
+#define STACK_UFRAMES_MAX (4 * STACK_FRAMES_MAX)
 
 struct stacksym;
 
-struct stacksym *stacksym_new(bool code_info);
+/* code_info: file:line of user frames (--lines); inlined: each user
+ * address also stands for the functions inlined at it (--inline) */
+struct stacksym *stacksym_new(bool code_info, bool inlined);
 void stacksym_free(struct stacksym *s);
 /* Capture what is needed to name PID's frames after it exits.  While
  * tracing, a capture is bounded (what it leaves is loaded when the report
@@ -66,6 +71,10 @@ struct stacksym_stats {
 	 * (kernel.kptr_restrict, no CAP_SYSLOG): counted apart, under
 	 * the reason STACKSYM_KERNEL_HIDDEN */
 	uint64_t kernel_hidden;
+	/* --inline: frames of inlined functions added; named user frames
+	 * whose file had no DWARF to tell what is inlined there; inlined
+	 * frames left out of a stack that had no more room */
+	uint64_t user_inlined, user_no_inline_info, user_inlined_dropped;
 };
 #define STACKSYM_KERNEL_HIDDEN "kernel addresses hidden"
 void stacksym_stats(const struct stacksym *s, struct stacksym_stats *st);
@@ -103,7 +112,7 @@ void stack_print_frames(FILE *f, const char *indent, const char *const *fr, int 
  * a lost stack, and a --dwarf stack cut short begins (root end) with
  * dwunw_end_frame()'s mark.  Names are the stacksym's. */
 struct stack_frames {
-	const char *u[STACK_FRAMES_MAX + 2];	/* a dwarf mark, then the frames */
+	const char *u[STACK_UFRAMES_MAX + 2];	/* a dwarf mark, then the frames */
 	const char *k[STACK_FRAMES_MAX + 1];
 	int un, kn;
 	bool ulost, klost;	/* the marker is the stack */
@@ -150,7 +159,7 @@ struct frame_loc {
 };
 /* Parallel to a stack_frames: u[i] is where f->u[i] is, k[i] f->k[i] */
 struct stack_locs {
-	struct frame_loc u[STACK_FRAMES_MAX + 2];
+	struct frame_loc u[STACK_UFRAMES_MAX + 2];
 	struct frame_loc k[STACK_FRAMES_MAX + 1];
 };
 /* stack_frames_resolve(), and l filled when not NULL */

@@ -20,11 +20,11 @@
 #define POLL_BATCH 512
 #define BATCH_FULL (-EAGAIN)
 
-int slow_calls_start(struct slow_calls *s, const struct common_opts *o, bool lines,
+int slow_calls_start(struct slow_calls *s, const struct common_opts *o, bool lines, bool inlined,
 		     struct stackstore *stacks, int stack_rb_fd, bool dwarf)
 {
 	s->keep = o->json;
-	s->sym = stacksym_new(lines);
+	s->sym = stacksym_new(lines, inlined);
 	stacksym_cache_targets(s->sym, o);
 	s->wall_offset = realtime_ns() - now_ns();
 	s->stacks = stacks;

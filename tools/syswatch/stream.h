@@ -55,7 +55,7 @@ struct slow_calls {
  * clock offset; stacks:
  * the store that stack_rb (map fd stack_rb_fd) fills; dwarf: unwind the
  * samples of ustack_rb.  0 or a negative errno */
-int slow_calls_start(struct slow_calls *s, const struct common_opts *o, bool lines,
+int slow_calls_start(struct slow_calls *s, const struct common_opts *o, bool lines, bool inlined,
 		     struct stackstore *stacks, int stack_rb_fd, bool dwarf);
 /* The callback of "events" (ctx: the slow_calls) */
 int slow_calls_on_event(void *ctx, void *data, size_t size);

@@ -1,0 +1,77 @@
+# Rust (legacy and v0 mangling) and C++ workloads: demangled names, and
+# --inline frames with their file:line under --lines.
+OC=$BIN/offcputime
+SW=$BIN/syswatch
+RS=$ROOT/tests/workloads/rust_blocker.rs
+CC_SRC=$ROOT/tests/workloads/cpp_blocker.cc
+line_of() { grep -n -- "$2" "$1" | head -1 | cut -d: -f1; }
+# where apply calls settle, settle calls nap, and nap's system call returns
+L_APPLY=$(line_of "$RS" '            settle(ms);')
+L_SETTLE=$(line_of "$RS" '        nap(ms);')
+L_NAP=$(line_of "$RS" 'if ret != -4')
+# the blocks of one stack: exact counts (offcputime's JSON count), of
+# the sleeps (a preemption in the same function is another interval)
+blocks() { json_get "$1" "sum(s['count'] for s in d['stacks'] if '$2' in ';'.join(s['user_stack']) and 'hrtimer_nanosleep' in s['kernel_stack'])"; }
+
+for v in rust_blocker rust_blocker_v0; do
+	if [ ! -x "$WL/$v" ]; then
+		echo "ok - $TEST_FILE: # SKIP $v: not built (rustc not found: Debian's rustc package)"
+		continue
+	fi
+	start_wl_held "$v" 20 30 0
+	run_held "$T/$v.j" "$T/$v.e" "$OC" -p "$WL_PID" -j -d 10
+	check_eq "$v: the 20 blocks in rust_blocker::book::apply, exactly" \
+		"$(blocks "$T/$v.j" 'rust_blocker::book::apply')" 20
+	check_eq "$v: no mangled frame left (_R..., _ZN...17h...)" \
+		"$(json_get "$T/$v.j" "len([f for s in d['stacks'] for f in s['user_stack'] if f.startswith('_R') or f.startswith('_ZN')])")" 0
+	check_eq "$v: std's thread start demangled" \
+		"$(json_get "$T/$v.j" "any('<std::sys::thread::unix::Thread>::new::thread_start' in s['user_stack'] for s in d['stacks'])")" True
+	start_wl_held "$v" 20 30 0
+	run_held "$T/$v.f" "$T/$v.fe" "$OC" -p "$WL_PID" -f --inline -d 10
+	check_eq "--inline $v: apply, then settle and nap inlined in it, 20 blocks" \
+		"$(grep -c ';rust_blocker::book::apply;rust_blocker::book::settle;rust_blocker::book::nap;' "$T/$v.f")" 1
+	check_grep "--inline $v: the closure inlined in std's short backtrace is shown" \
+		';rust_blocker::main::\{(closure#0|\{closure\})\};rust_blocker::book::apply;' "$T/$v.f"
+	start_wl_held "$v" 20 30 0
+	run_held "$T/$v.l" "$T/$v.le" "$OC" -p "$WL_PID" -j --inline --lines -d 10
+	check_eq "--inline --lines $v: each frame at its own line (call sites, then the system call)" \
+		"$(blocks "$T/$v.l" "rust_blocker::book::apply (rust_blocker.rs:$L_APPLY);rust_blocker::book::settle (rust_blocker.rs:$L_SETTLE);rust_blocker::book::nap (rust_blocker.rs:$L_NAP)")" 20
+	check_eq "--inline -j $v: inlined frames counted" \
+		"$(json_get "$T/$v.l" "d['frames']['user_inlined'] > 0")" True
+done
+
+# syswatch's slow calls, the same workload: every nanosleep, its stack
+if [ -x "$WL/rust_blocker_v0" ]; then
+	start_wl_held rust_blocker_v0 10 30 0
+	run_held "$T/sw" "$T/swe" "$SW" -p "$WL_PID" --slower-than 10000 --inline -d 10
+	check_eq "syswatch --inline: the 10 nanosleeps, each with nap inlined in settle in apply" \
+		"$(grep -c -x '    rust_blocker::book::nap' "$T/sw")" 10
+	check_eq "syswatch --inline: settle under apply, each time" \
+		"$(grep -A1 -x '    rust_blocker::book::settle' "$T/sw" | grep -c -x '    rust_blocker::book::apply')" 10
+fi
+
+# C++: a member of a class template, and the inline member in it
+if [ -x "$WL/cpp_blocker" ]; then
+	start_wl_held cpp_blocker 20 30 0
+	run_held "$T/c.f" "$T/c.e" "$OC" -p "$WL_PID" -f -d 10
+	check_grep "C++: the template member demangled" ';blocker\(void\*\);ledger::Book<int>::apply\(long, long\);' "$T/c.f"
+	start_wl_held cpp_blocker 20 30 0
+	run_held "$T/c.l" "$T/c.le" "$OC" -p "$WL_PID" -j --inline --lines -d 10
+	check_eq "C++ --inline --lines: settle inlined in apply, at its lines, 20 blocks" \
+		"$(blocks "$T/c.l" "ledger::Book<int>::apply(long, long) (cpp_blocker.cc:$(line_of "$CC_SRC" '			settle(ms);'));ledger::Book<int>::settle(long) (cpp_blocker.cc:")" 20
+else
+	echo "ok - $TEST_FILE: # SKIP cpp_blocker: not built (no C++ compiler)"
+fi
+
+# no debug info: the frame stays one, counted
+if [ -x "$WL/rust_blocker_v0" ]; then
+	objcopy --strip-debug "$WL/rust_blocker_v0" "$T/rs_nodebug"
+	WL_GO=$T/go9 start_cmd "$T/rs_nodebug" 5 30 0
+	"$OC" -p "$WL_PID" -j --inline -d 10 >"$T/n.j" 2>"$T/n.e" &
+	oc=$!; wait_line "$T/n.e" tracing; touch "$T/go9"; wait "$oc"; wait_wl
+	check_eq "no debug info: apply is one frame, its 5 blocks" "$(blocks "$T/n.j" 'rust_blocker::book::apply')" 5
+	check_eq "no debug info: nothing inlined shown" "$(blocks "$T/n.j" 'book::settle')" 0
+	check "no debug info: the frames without inline information counted" \
+		test "$(json_get "$T/n.j" "d['frames']['user_no_inline_info']")" -gt 0
+	check_grep "no debug info: said on stderr" 'had no inline information' "$T/n.e"
+fi
