@@ -103,6 +103,21 @@ check_eq "compute: the thread-level verdict is silent" "$(json_get "$T/j3" "d['t
 check_eq "compute: the exit status follows the CPU-level checks" \
 	"$rc" "$(json_get "$T/j3" "0 if d['silent'] else 1")"
 check_eq "compute: the hot CPU is the thread's affinity" "$(json_get "$T/j3" "d['targets']['cpus']")" $CPU
+# The window is the one of the /proc/interrupts readings: the IPIs of the
+# attach and the detach (text patching) are outside it, and each tick
+# counts once (its hrtimer callbacks name it).  The bounds of
+# test_schedsilence's LOC/RES check: 2 more (an interrupt between a reading
+# and the window's clock), or up to 3% + 2 fewer (this kernel does not run
+# the irq_vectors tracepoints for every interrupt /proc counts: see
+# docs/schedsilence.md, Known limits).
+proc_delta() { json_get "$T/j3" "sum(r['delta'] for r in d['interrupts'] if r['irq'] == '$1')"; }
+near() { awk -v t="$1" -v p="$2" 'BEGIN { exit !(t != "" && p != "" && t <= p + 2 && p <= t * 1.03 + 2) }'; }
+resched=$(json_get "$T/j3" "len([e for e in d['events'] if e['what'] == 'ipi' and e['actor'] == 'reschedule'])")
+check "compute: reschedule IPIs as /proc's RES ($resched, $(proc_delta RES))" near "$resched" "$(proc_delta RES)"
+ticks=$(json_get "$T/j3" "sum(c['count'] for c in d['causes']['timers'] if c['cause'].startswith('local_timer'))")
+check "compute: ticks as /proc's LOC, each once ($ticks, $(proc_delta LOC))" near "$ticks" "$(proc_delta LOC)"
+check "compute: the attach's and detach's records are outside the window" \
+	test "$(json_get "$T/j3" "d['window']['events_outside']")" -gt 0
 
 # 4. Bad input (CLI contract): exit 2 and a message
 check_bad_inputs "$HC" "" "-t 0" "-t 999999999" "-t abc" "-t 1 -C 9999" "-t 1 -C x" \

@@ -118,6 +118,66 @@ int main(void)
 		fclose(f);
 	}
 	hc_run_free(&r);
+
+	/* The window: what the attach and the detach make (function-call IPIs
+	 * of the kernel's text patching) is outside it, not counted */
+	memset(&r, 0, sizeof(r));
+	r.opts = &o;
+	r.cpus = &cpus;
+	strcpy(r.cfg.online, "0-1");
+	r.window_start_ns = 1000;
+	r.window_end_ns = 2000;
+	feed(&r, rec(HCR_VECTOR, 999, 1, 1));		/* before: not counted */
+	feed(&r, rec(HCR_VECTOR, 1000, 1, 1));
+	feed(&r, rec(HCR_VECTOR, 2000, 1, 1));
+	feed(&r, rec(HCR_VECTOR, 2001, 1, 1));		/* after: not counted */
+	feed(&r, rec(HCR_IRQ, 990, 20, 24));		/* entered before: not counted */
+	feed(&r, rec(HCR_BLOCK, 500, 600, SYS_futex));	/* overlaps the start: counted */
+	feed(&r, rec(HCR_SYSCALL, 400, 599, SYS_write));	/* ends before: not counted */
+	hc_collect_build(&r);
+	CHECK_U64(r.checks[HCK_IPIS].count, 2, "the two IPIs inside the window counted");
+	CHECK(r.checks[HCK_IRQS].silent, "an IRQ entered before the window not counted");
+	CHECK_U64(r.checks[HCK_BLOCKS].count, 1, "a block overlapping the start counted");
+	CHECK(r.checks[HCK_SYSCALLS].silent, "a syscall over before the start not counted");
+	CHECK_U64(r.outside_window, 4, "the four records outside the window counted as such");
+	CHECK_U64(hc_timeline(&r)->n, 3, "the timeline holds the window's three");
+	hc_run_free(&r);
+
+	/* The tick counted once: the hrtimer callbacks run inside a local
+	 * timer vector name its cause; one outside any counts by itself */
+	memset(&r, 0, sizeof(r));
+	r.opts = &o;
+	r.cpus = &cpus;
+	strcpy(r.cfg.online, "0-1");
+	x = rec(HCR_TIMER, 110, 5, 0);		/* inside the first tick */
+	x.aux = 0;
+	feed(&r, x);
+	feed(&r, rec(HCR_VECTOR, 100, 20, HCV_LOCAL_TIMER));
+	feed(&r, rec(HCR_VECTOR, 200, 20, HCV_LOCAL_TIMER));	/* no callback */
+	x = rec(HCR_TIMER, 300, 5, 0);		/* outside any tick */
+	feed(&r, x);
+	x = rec(HCR_TIMER, 205, 5, 0);		/* inside the second, on another CPU */
+	x.cpu = 0;
+	feed(&r, x);
+	hc_collect_build(&r);
+	CHECK_U64(r.checks[HCK_TIMERS].count, 4,
+		  "two ticks and the two callbacks outside a tick of their CPU, each once");
+	CHECK_U64(r.causes[HCK_TIMERS].n, 3, "three causes");
+	{
+		bool named = false, bare = false;
+
+		for (size_t i = 0; i < r.causes[HCK_TIMERS].n; i++) {
+			const struct hc_cause *k = &r.causes[HCK_TIMERS].v[i];
+
+			named |= !strcmp(k->cause, "local_timer: 0x0") && k->count == 1 &&
+				 k->time_ns == 20;
+			bare |= !strcmp(k->cause, "local_timer") && k->count == 1;
+		}
+		CHECK(named, "the tick with a callback: named by it, its own time");
+		CHECK(bare, "the tick without one: local_timer");
+	}
+	CHECK_U64(hc_timeline(&r)->n, 5, "the timeline keeps every record");
+	hc_run_free(&r);
 	cpu_list_free(&cpus);
 	return unit_exit();
 }

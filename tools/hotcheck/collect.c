@@ -444,12 +444,18 @@ static const char *fix_of(struct hc_run *r, enum hc_check_id c, const struct hc_
 	case HCK_SOFTIRQS:
 		isol_fix_softirq(k->cause, cpu, &r->cfg, buf, sizeof(buf));
 		return intern(r, buf);
-	case HCK_TIMERS:
-		if (!strcmp(k->cause, "local_timer"))
+	case HCK_TIMERS: {
+		/* "local_timer", "local_timer: CALLBACKS" or a callback alone */
+		const char *cb = k->cause;
+
+		if (!strncmp(cb, "local_timer", 11))
+			cb = cb[11] == ':' ? cb + 13 : NULL;
+		if (!cb || strstr(cb, "tick"))
 			isol_fix_tick(&r->cfg, cpu, buf, sizeof(buf));
 		else
-			isol_fix_hrtimer(k->cause, cpu, buf, sizeof(buf));
+			isol_fix_hrtimer(cb, cpu, buf, sizeof(buf));
 		return intern(r, buf);
+	}
 	case HCK_IPIS:
 		isol_fix_ipi(k->cause, cpu, buf, sizeof(buf));
 		return intern(r, buf);
@@ -508,9 +514,104 @@ static void check_isolation(struct hc_run *r, struct hashmap *idx)
 	}
 }
 
+/* Whether a record belongs to the window [window_start_ns, window_end_ns]
+ * (0: open on that side).  An interrupt, a softirq, a timer callback or a
+ * vector by its entry, the way /proc/interrupts counts it between its two
+ * readings; a span of a task (a syscall, a block, a preemption, another
+ * task on the CPU) when it overlaps the window.  Outside it are the events
+ * of the attach and detach themselves (enabling a tracepoint patches the
+ * kernel's text, and each patch sends function-call IPIs to every CPU). */
+static bool in_window(const struct hc_run *r, const struct hc_rec *rec)
+{
+	__u64 end = rec->ts;
+
+	switch (rec->type) {
+	case HCR_IRQ:
+	case HCR_SOFTIRQ:
+	case HCR_TIMER:
+	case HCR_VECTOR:
+		break;
+	default:
+		end = rec->ts + rec->dur;
+	}
+	return !(r->window_start_ns && end < r->window_start_ns) &&
+	       !(r->window_end_ns && rec->ts > r->window_end_ns);
+}
+
+/* The timer row counts each timer interrupt once.  The local timer
+ * vector (the tick) runs hrtimer callbacks inside it (tick_nohz_handler,
+ * hrtimer_wakeup, ...): those are not interrupts of their own, but what
+ * the tick did, so they name its cause ("local_timer: tick_nohz_handler")
+ * instead of counting again.  A callback outside any local_timer span (in
+ * the HRTIMER softirq, or one whose tick began before the window) counts
+ * by itself.  Fills tick_cause[i] for the vector records i, and marks the
+ * callbacks nested in one. */
+struct tick_span {
+	__u64 start, end;
+	__s32 cpu;
+	size_t rec;
+};
+
+static int tick_span_cmp(const void *a, const void *b)
+{
+	const struct tick_span *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static bool is_tick(const struct hc_rec *rec)
+{
+	return rec->type == HCR_VECTOR && rec->nr == HCV_LOCAL_TIMER;
+}
+
+static void nest_timer_callbacks(struct hc_run *r, const char **tick_cause, bool *nested)
+{
+	VEC(struct tick_span) t = { 0 };
+
+	for (size_t i = 0; i < r->recs.n; i++) {
+		const struct hc_rec *rec = &r->recs.v[i];
+
+		if (is_tick(rec))
+			vec_push(&t, ((struct tick_span){ rec->ts, rec->ts + rec->dur, rec->cpu, i }));
+	}
+	qsort(t.v, t.n, sizeof(*t.v), tick_span_cmp);
+	for (size_t i = 0; t.n && i < r->recs.n; i++) {
+		const struct hc_rec *rec = &r->recs.v[i];
+		size_t lo = 0, hi = t.n;
+		const char *name, **c;
+
+		if (rec->type != HCR_TIMER)
+			continue;
+		/* the last tick of this CPU that began at or before it */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (t.v[mid].cpu < rec->cpu ||
+			    (t.v[mid].cpu == rec->cpu && t.v[mid].start <= rec->ts))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (!lo || t.v[lo - 1].cpu != rec->cpu || t.v[lo - 1].end < rec->ts + rec->dur)
+			continue;
+		nested[i] = true;
+		name = kernel_func(r, (__u64)rec->aux);
+		c = &tick_cause[t.v[lo - 1].rec];
+		if (!*c)
+			*c = name;
+		else if (!strstr(*c, name))
+			*c = internf(r, "%s+%s", *c, name);
+	}
+	vec_free(&t);
+}
+
 void hc_collect_build(struct hc_run *r)
 {
 	struct hashmap *idx[HCK_N];
+	const char **tick_cause = xcalloc(r->recs.n + 1, sizeof(*tick_cause));
+	bool *nested = xcalloc(r->recs.n + 1, sizeof(*nested));
 
 	r->strings = hashmap_new(0, 1);
 	r->stack_names = hashmap_new(sizeof(struct stack_key), sizeof(const char *));
@@ -519,18 +620,27 @@ void hc_collect_build(struct hc_run *r)
 		r->checks[c] = (struct hc_check){ .name = hc_check_names[c], .top_cause = "",
 						   .fix = "" };
 	}
+	nest_timer_callbacks(r, tick_cause, nested);
 	r->tl.ev = xcalloc(r->recs.n ? r->recs.n : 1, sizeof(*r->tl.ev));
 	for (size_t i = 0; i < r->recs.n; i++) {
 		const struct hc_rec *rec = &r->recs.v[i];
-		struct hc_event *e = &r->tl.ev[r->tl.n++];
+		struct hc_event *e;
 		enum hc_check_id c = check_of(rec);
 		const char *stack;
 
+		if (!in_window(r, rec)) {
+			r->outside_window++;
+			continue;
+		}
+		e = &r->tl.ev[r->tl.n++];
 		event_of(r, rec, e);
-		if (c == HCK_N)
+		if (c == HCK_N || nested[i])
 			continue;
 		stack = c == HCK_SYSCALLS || c == HCK_FAULTS || c == HCK_BLOCKS ? e->stack : "";
-		cause_add(r, idx[c], c, cause_of(r, rec, e), stack, e->waker_stack, e->dur_ns,
+		cause_add(r, idx[c], c,
+			  tick_cause[i] ? internf(r, "%s: %s", e->actor, tick_cause[i])
+					: cause_of(r, rec, e),
+			  stack, e->waker_stack, e->dur_ns,
 			  rec->type == HCR_IRQ ? (uint32_t)rec->nr : e->actor_tid,
 			  rec->flags & HCR_F_KTHREAD);
 	}
@@ -578,7 +688,7 @@ void hc_collect_build(struct hc_run *r)
 		const struct hc_rec *rec = &r->recs.v[i];
 		struct hc_syscall_hist *s = NULL;
 
-		if (rec->type != HCR_SYSCALL)
+		if (rec->type != HCR_SYSCALL || !in_window(r, rec))
 			continue;
 		for (size_t j = 0; j < r->sys.n && !s; j++)
 			if (r->sys.v[j].nr == rec->nr)
@@ -597,6 +707,8 @@ void hc_collect_build(struct hc_run *r)
 	qsort(r->sys.v, r->sys.n, sizeof(*r->sys.v), sys_cmp);
 	r->tl.checks = r->checks;
 	r->tl.n_checks = HCK_N;
+	free(tick_cause);
+	free(nested);
 }
 
 const struct hc_timeline *hc_timeline(const struct hc_run *r)

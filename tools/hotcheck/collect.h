@@ -89,6 +89,8 @@ struct hc_run {
 	/* filled while tracing */
 	VEC(struct hc_rec) recs;
 	uint64_t bad_records;		/* of a size or type not known: counted */
+	uint64_t outside_window;	/* records of the attach or the detach:
+					 * before or after the window, not counted */
 
 	/* filled by hc_collect_build() */
 	struct hc_timeline tl;

@@ -259,6 +259,7 @@ int hc_report_json(const struct hc_run *r, FILE *f)
 	json_kv_u64(&j, "start_ns", r->tl.window_start_ns);
 	json_kv_u64(&j, "end_ns", r->tl.window_end_ns);
 	json_kv_i64(&j, "realtime_offset_ns", r->tl.realtime_offset_ns);
+	json_kv_u64(&j, "events_outside", r->outside_window);
 	json_obj_end(&j);
 	json_events(&j, r);
 	json_kv_u64(&j, "events_dropped", r->tl.events_dropped);
