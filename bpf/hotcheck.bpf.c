@@ -48,11 +48,23 @@ RINGBUF_MAP(events, 1);		/* --ringbuf-kb */
 PERCPU_ARRAY_MAP(sys_hist, struct hist, HC_SYSCALLS);
 COUNTER_MAP(stats, HCS_KINDS, stat_inc)
 
+/* The syscall in progress of a hot thread, and the user stack it was
+ * made from once something took it: a syscall's user registers stay as
+ * they were at the entry until it returns, so the stack is walked once per
+ * call (at a block, a wakeup it makes, or the exit), not at each of them.
+ * Taken again if the registers did change (sigreturn, exec). */
+struct hc_inflight {
+	struct sys_inflight_head h;	/* first (bpf/sysregs.bpf.h) */
+	__u64 ustack;		/* STACK_NONE: not taken in this call yet */
+	__u64 image;
+	__u64 uip, usp;		/* the user registers it was taken at */
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
-	__type(value, struct sys_inflight_head);	/* the syscall in progress */
+	__type(value, struct hc_inflight);
 } inflight SEC(".maps");
 
 /* A hot thread off its CPU: the record to send when it comes back */
@@ -124,6 +136,37 @@ static __always_inline __u64 current_ustack(void *ctx, bool btf, __u64 *image)
 	return stack_user(ctx);
 }
 
+/* The current task's user stack, as current_ustack(); s: its syscall in
+ * progress (or NULL), where the stack is kept for the rest of the call */
+static __always_inline __u64 call_ustack(void *ctx, bool btf, struct hc_inflight *s,
+					 __u64 *image)
+{
+	struct pt_regs *regs;
+	__u64 ip, sp, id;
+
+	if (!s || !s->h.ts)
+		return current_ustack(ctx, btf, image);
+	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	ip = PT_REGS_IP_CORE(regs);
+	sp = PT_REGS_SP_CORE(regs);
+	if (s->ustack >= STACK_ID_MIN && s->uip == ip && s->usp == sp) {
+		*image = s->image;
+		return s->ustack;
+	}
+	id = current_ustack(ctx, btf, image);
+	s->ustack = id;
+	s->image = *image;
+	s->uip = ip;
+	s->usp = sp;
+	return id;
+}
+
+/* The current task's syscall in progress, if it is a hot thread's */
+static __always_inline struct hc_inflight *current_inflight(void)
+{
+	return bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
+}
+
 /* The current hot thread's ids and comm into r */
 static __always_inline void rec_current(struct hc_rec *r)
 {
@@ -150,7 +193,7 @@ static __always_inline void actor_current(void *ctx, bool btf, struct hc_rec *r,
 		r->actor_pid = id >> 32;
 		bpf_get_current_comm(&r->actor, sizeof(r->actor));
 		if (stacks)
-			r->wustack = current_ustack(ctx, btf, &r->wimage);
+			r->wustack = call_ustack(ctx, btf, current_inflight(), &r->wimage);
 	}
 	if (stacks)
 		r->wkstack = stack_kernel(ctx);
@@ -161,6 +204,7 @@ static __always_inline void actor_current(void *ctx, bool btf, struct hc_rec *r,
 static __always_inline int on_enter(void *ctx, long nr)
 {
 	__u64 id = bpf_get_current_pid_tgid();
+	struct hc_inflight *s;
 	struct hc_rec *r;
 
 	if (!(__u32)id || !target_current(id >> 32, (__u32)id))
@@ -176,14 +220,16 @@ static __always_inline int on_enter(void *ctx, long nr)
 		rec_send(r);
 		return 0;
 	}
-	inflight_begin(&inflight, nr);
+	s = (struct hc_inflight *)inflight_begin(&inflight, nr);
+	if (s)
+		s->ustack = STACK_NONE;
 	return 0;
 }
 
 static __always_inline int on_exit(void *ctx, struct pt_regs *regs, long ret)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now, start;
-	struct sys_inflight_head *s;
+	struct hc_inflight *s;
 	struct hist *h;
 	struct hc_rec *r;
 	__u32 flags = 0;
@@ -192,11 +238,10 @@ static __always_inline int on_exit(void *ctx, struct pt_regs *regs, long ret)
 	if (!(__u32)id || !target_current(id >> 32, (__u32)id))
 		return 0;
 	now = bpf_ktime_get_ns();
-	s = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
-	if (s && s->ts) {
-		nr = s->nr;
-		start = s->ts;
-		s->ts = 0;
+	s = current_inflight();
+	if (s && s->h.ts) {
+		nr = s->h.nr;
+		start = s->h.ts;
 	} else {
 		/* entered before tracing began: counted, its latency unknown */
 		nr = regs_nr(regs);
@@ -213,15 +258,17 @@ static __always_inline int on_exit(void *ctx, struct pt_regs *regs, long ret)
 		stat_inc(HCS_SYSCALL_RANGE);
 	}
 	r = rec_new(HCR_SYSCALL, start);
-	if (!r)
-		return 0;
-	rec_current(r);
-	r->dur = now - start;
-	r->nr = nr;
-	r->aux = ret;
-	r->flags = flags;
-	r->ustack = current_ustack(ctx, true, &r->image);
-	rec_send(r);
+	if (r) {
+		rec_current(r);
+		r->dur = now - start;
+		r->nr = nr;
+		r->aux = ret;
+		r->flags = flags;
+		r->ustack = call_ustack(ctx, true, s, &r->image);
+		rec_send(r);
+	}
+	if (s)
+		s->h.ts = 0;
 	return 0;
 }
 
@@ -304,6 +351,11 @@ static __always_inline void close_unseen(bool btf, struct task_struct *task,
 		return;
 	}
 	__sync_fetch_and_add(&switch_ins_unreported, 1);
+	if (ts->rec.kstack == STACK_DEFERRED) {
+		/* it ran since: its stack now is not the one it waited in */
+		loss_inc(LOSS_KSTACK);
+		ts->rec.kstack = STACK_LOST;
+	}
 	interval_send(ts, end - ts->rq_ts);
 }
 
@@ -313,7 +365,7 @@ static __always_inline void hot_out(void *ctx, bool btf, bool preempt,
 {
 	struct tstate *ts;
 	struct hc_rec *r;
-	struct sys_inflight_head *s;
+	struct hc_inflight *s;
 	__u32 zero = 0;
 
 	ts = bpf_map_lookup_elem(&tstates, &tid);
@@ -361,11 +413,15 @@ static __always_inline void hot_out(void *ctx, bool btf, bool preempt,
 	r->type = HCR_BLOCK;
 	r->aux = state;
 	/* prev is current here: its syscall in flight names the wait */
-	s = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
-	if (s && s->ts)
-		r->nr = s->nr;
-	r->ustack = current_ustack(ctx, btf, &r->image);
-	r->kstack = stack_kernel(ctx);
+	s = current_inflight();
+	if (s && s->h.ts)
+		r->nr = s->h.nr;
+	r->ustack = call_ustack(ctx, btf, s, &r->image);
+	/* the kernel stack is the same when it comes back, and a walk of a
+	 * task off its CPU (hot_in) costs less than one at the switch; the
+	 * scheduler's frames, which that walk skips, user space drops from
+	 * both.  raw_tp: next is not a trusted pointer there, taken now. */
+	r->kstack = btf ? STACK_DEFERRED : stack_kernel(ctx);
 }
 
 static __always_inline void hot_in(bool btf, struct task_struct *next, __u32 tid, __u64 now)
@@ -376,10 +432,13 @@ static __always_inline void hot_in(bool btf, struct task_struct *next, __u32 tid
 		return;
 	if (switch_in_hidden())
 		return;
-	if (arrivals_known(next) && TASK_ARRIVALS(btf, next) != ts->arrivals)
+	if (arrivals_known(next) && TASK_ARRIVALS(btf, next) != ts->arrivals) {
 		close_unseen(btf, next, ts);	/* it ran since, unreported */
-	else
+	} else {
+		if (ts->rec.kstack == STACK_DEFERRED)
+			ts->rec.kstack = btf ? stack_of_task(next) : STACK_LOST;
 		interval_send(ts, now - ts->rec.ts);
+	}
 	ts->rec.ts = 0;
 }
 

@@ -19,8 +19,9 @@ struct sys_inflight_head {
 };
 
 /* At sys_enter: the current task's call nr begins now, in the task
- * storage map (a full or failed allocation is counted as LOSS_NOMEM) */
-static __always_inline void inflight_begin(void *map, long nr)
+ * storage map (a full or failed allocation is counted as LOSS_NOMEM);
+ * returns the value, for a tool that keeps more in it, or NULL */
+static __always_inline struct sys_inflight_head *inflight_begin(void *map, long nr)
 {
 	struct sys_inflight_head *s;
 
@@ -28,10 +29,11 @@ static __always_inline void inflight_begin(void *map, long nr)
 				 BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!s) {
 		loss_inc(LOSS_NOMEM);
-		return;
+		return NULL;
 	}
 	s->nr = nr;
 	s->ts = bpf_ktime_get_ns();
+	return s;
 }
 
 /* The syscall number at the exit, from the registers, for calls whose
