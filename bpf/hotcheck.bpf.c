@@ -147,8 +147,9 @@ static __always_inline __u64 call_ustack(void *ctx, bool btf, struct hc_inflight
 	if (!s || !s->h.ts)
 		return current_ustack(ctx, btf, image);
 	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-	ip = PT_REGS_IP_CORE(regs);
-	sp = PT_REGS_SP_CORE(regs);
+	/* a BTF pointer: loaded directly where the program is typed */
+	ip = btf ? PT_REGS_IP(regs) : PT_REGS_IP_CORE(regs);
+	sp = btf ? PT_REGS_SP(regs) : PT_REGS_SP_CORE(regs);
 	if (s->ustack >= STACK_ID_MIN && s->uip == ip && s->usp == sp) {
 		*image = s->image;
 		return s->ustack;
