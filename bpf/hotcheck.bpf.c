@@ -137,16 +137,17 @@ static __always_inline __u64 current_ustack(void *ctx, bool btf, __u64 *image)
 }
 
 /* The current task's user stack, as current_ustack(); s: its syscall in
- * progress (or NULL), where the stack is kept for the rest of the call */
+ * progress (or NULL), where the stack is kept for the rest of the call;
+ * regs: its user registers if the caller has them (or NULL) */
 static __always_inline __u64 call_ustack(void *ctx, bool btf, struct hc_inflight *s,
-					 __u64 *image)
+					 struct pt_regs *regs, __u64 *image)
 {
-	struct pt_regs *regs;
 	__u64 ip, sp, id;
 
 	if (!s || !s->h.ts)
 		return current_ustack(ctx, btf, image);
-	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	if (!regs)
+		regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 	/* a BTF pointer: loaded directly where the program is typed */
 	ip = btf ? PT_REGS_IP(regs) : PT_REGS_IP_CORE(regs);
 	sp = btf ? PT_REGS_SP(regs) : PT_REGS_SP_CORE(regs);
@@ -194,7 +195,7 @@ static __always_inline void actor_current(void *ctx, bool btf, struct hc_rec *r,
 		r->actor_pid = id >> 32;
 		bpf_get_current_comm(&r->actor, sizeof(r->actor));
 		if (stacks)
-			r->wustack = call_ustack(ctx, btf, current_inflight(), &r->wimage);
+			r->wustack = call_ustack(ctx, btf, current_inflight(), NULL, &r->wimage);
 	}
 	if (stacks)
 		r->wkstack = stack_kernel(ctx);
@@ -227,7 +228,7 @@ static __always_inline int on_enter(void *ctx, long nr)
 	return 0;
 }
 
-static __always_inline int on_exit(void *ctx, struct pt_regs *regs, long ret)
+static __always_inline int on_exit(void *ctx, bool btf, struct pt_regs *regs, long ret)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now, start;
 	struct hc_inflight *s;
@@ -265,7 +266,7 @@ static __always_inline int on_exit(void *ctx, struct pt_regs *regs, long ret)
 		r->nr = nr;
 		r->aux = ret;
 		r->flags = flags;
-		r->ustack = call_ustack(ctx, true, s, &r->image);
+		r->ustack = call_ustack(ctx, btf, s, regs, &r->image);
 		rec_send(r);
 	}
 	if (s)
@@ -275,7 +276,7 @@ static __always_inline int on_exit(void *ctx, struct pt_regs *regs, long ret)
 
 /* sys_enter(regs, id), sys_exit(regs, ret) */
 TP_PROGRAMS(sys_enter, on_enter(ctx, TP_ARG(1, long)))
-TP_PROGRAMS(sys_exit, on_exit(ctx, TP_ARG(0, struct pt_regs *), TP_ARG(1, long)))
+TP_PROGRAMS(sys_exit, on_exit(ctx, btf, TP_ARG(0, struct pt_regs *), TP_ARG(1, long)))
 
 /* ---- page faults (perf events on the hot threads) ---- */
 
@@ -417,7 +418,7 @@ static __always_inline void hot_out(void *ctx, bool btf, bool preempt,
 	s = current_inflight();
 	if (s && s->h.ts)
 		r->nr = s->h.nr;
-	r->ustack = call_ustack(ctx, btf, s, &r->image);
+	r->ustack = call_ustack(ctx, btf, s, NULL, &r->image);
 	/* the kernel stack is the same when it comes back, and a walk of a
 	 * task off its CPU (hot_in) costs less than one at the switch; the
 	 * scheduler's frames, which that walk skips, user space drops from
