@@ -46,8 +46,11 @@ int main(void)
 	feed(&r, rec(HCR_SYSCALL, 300, 10, SYS_getppid));
 	feed(&r, rec(HCR_SYSCALL, 100, 10, SYS_getppid));
 	feed(&r, rec(HCR_SYSCALL, 200, 50, SYS_write));
-	feed(&r, rec(HCR_FAULT, 400, 0, 0));
+	x = rec(HCR_FAULT, 400, 0, 0);
+	x.ustack = STACK_LOST;		/* a stack, if only its marker */
+	feed(&r, x);
 	x = rec(HCR_BLOCK, 500, 1000, SYS_futex);
+	x.wustack = STACK_LOST;
 	x.actor_ctx = IRQCTX_TASK;
 	x.actor_tid = 77;
 	strcpy(x.actor, "waker");
@@ -73,6 +76,8 @@ int main(void)
 	CHECK_U64(r.checks[HCK_SYSCALLS].time_ns, 70, "their time");
 	CHECK_STR(r.checks[HCK_SYSCALLS].top_cause, "getppid x2 (20ns)", "the top cause: getppid, twice, their time");
 	CHECK_U64(r.checks[HCK_FAULTS].count, 1, "one fault");
+	CHECK_STR(r.checks[HCK_FAULTS].top_cause, "minor x1",
+		  "the top cause: no function named where the stack names none");
 	CHECK_U64(r.checks[HCK_BLOCKS].count, 1, "one block");
 	CHECK_STR(r.causes[HCK_BLOCKS].v[0].cause, "futex, woken by waker (tid 77)",
 		  "the block names its wait and its waker");
@@ -96,6 +101,13 @@ int main(void)
 	CHECK(tl->ev[0].kind == HC_INTRUDER && tl->ev[0].tid == 0, "a CPU-level event, tid 0");
 	CHECK_STR(tl->ev[1].what, "getppid", "then the first getppid");
 	CHECK_U64(tl->ev[6].start_ns, 600, "the preemption last");
+	/* folded stacks (docs/CLI.md) begin with the comm, as bundle.c's
+	 * folded files, hc_stack_leaf() and flamegraph.pl take them */
+	CHECK_STR(tl->ev[4].stack, "hot;[user stack lost]",
+		  "the fault's stack begins with the hot thread's comm");
+	CHECK_STR(tl->ev[5].waker_stack, "waker;[user stack lost]",
+		  "the waker's stack begins with the waker's comm");
+	CHECK_STR(tl->ev[5].stack, "", "no stack taken: none, not a comm alone");
 	CHECK_U64(tl->events_dropped, 2, "the malformed records are events dropped");
 	CHECK(tl->realtime_offset_ns == 1000000, "the clock offset");
 	CHECK_U64(tl->n_checks, HCK_N, "every row in the timeline");

@@ -2,6 +2,7 @@
 /* hotcheck's records into the timeline and the verdict's rows. */
 #include "collect.h"
 #include "escape.h"
+#include "event.h"
 #include "hashmap.h"
 #include "histogram.h"
 #include "irqctx.h"
@@ -102,14 +103,16 @@ struct stack_key {
 	__u64 kstack, ustack, image;
 	__u32 pid;
 	__u32 nosched;
+	const char *comm;	/* interned: one pointer per name */
 };
 
-/* The folded stack (user frames root first, then kernel frames with
- * "_[k]"), escaped; "" if no stack was taken */
-static const char *stack_name(struct hc_run *r, __u64 kstack, __u64 ustack, __u32 pid,
-			      __u64 image, bool nosched)
+/* The folded stack as docs/CLI.md has it: the comm (already escaped),
+ * user frames root first, then kernel frames with "_[k]", escaped; ""
+ * if no stack was taken */
+static const char *stack_name(struct hc_run *r, const char *comm, __u64 kstack, __u64 ustack,
+			      __u32 pid, __u64 image, bool nosched)
 {
-	struct stack_key key = { kstack, ustack, image, pid, nosched };
+	struct stack_key key = { kstack, ustack, image, pid, nosched, comm };
 	static struct stack_frames f;
 	const char **v;
 	bool created;
@@ -125,7 +128,7 @@ static const char *stack_name(struct hc_run *r, __u64 kstack, __u64 ustack, __u3
 			     &(struct stack_ref){ .kstack = kstack, .ustack = ustack, .pid = pid,
 						  .image = image, .kernel_nosched = nosched }, &f);
 	buf = xmalloc(cap);
-	buf[0] = 0;
+	len = (size_t)snprintf(buf, cap, "%.*s", (int)(cap / 2), comm[0] ? comm : "[unknown]");
 	for (int i = 0; i < f.un + f.kn; i++) {
 		const char *name = i < f.un ? f.u[i] : f.k[i - f.un];
 		char esc[512];
@@ -133,30 +136,22 @@ static const char *stack_name(struct hc_run *r, __u64 kstack, __u64 ustack, __u3
 		esc_str(esc, sizeof(esc), name ? name : "[unknown]");
 		if (len + strlen(esc) + 8 >= cap)
 			buf = xrealloc(buf, cap *= 2, 1);
-		len += sprintf(buf + len, "%s%s%s", len ? ";" : "", esc, i < f.un ? "" : "_[k]");
+		len += sprintf(buf + len, ";%s%s", esc, i < f.un ? "" : "_[k]");
 	}
 	*v = intern(r, buf);
 	free(buf);
 	return *v;
 }
 
-/* The leaf function of a folded stack's user part ("" if none) */
-static const char *stack_user_leaf(struct hc_run *r, const char *stack)
+/* The function a folded stack ends in (event.h: the last user frame,
+ * else the last kernel frame; "" if none) */
+static const char *stack_leaf(struct hc_run *r, const char *stack)
 {
-	const char *end = strstr(stack, "_[k]"), *p;
+	size_t n;
+	const char *leaf = hc_stack_leaf(stack, &n);
 	char buf[512];
 
-	if (!end)
-		end = stack + strlen(stack);
-	else	/* back to the frame before the first kernel frame */
-		while (end > stack && end[-1] != ';')
-			end--;
-	if (end > stack && end[-1] == ';')
-		end--;
-	p = end;
-	while (p > stack && p[-1] != ';')
-		p--;
-	snprintf(buf, sizeof(buf), "%.*s", (int)(end - p), p);
+	snprintf(buf, sizeof(buf), "%.*s", (int)n, leaf ? leaf : "");
 	return intern(r, buf);
 }
 
@@ -201,6 +196,7 @@ static const char *actor_of(struct hc_run *r, const struct hc_rec *rec)
 
 static void event_of(struct hc_run *r, const struct hc_rec *rec, struct hc_event *e)
 {
+	const char *comm;
 	char buf[64];
 
 	memset(e, 0, sizeof(*e));
@@ -209,27 +205,28 @@ static void event_of(struct hc_run *r, const struct hc_rec *rec, struct hc_event
 	e->start_ns = rec->ts;
 	e->dur_ns = rec->dur;
 	e->what = e->actor = e->stack = e->waker_stack = "";
+	comm = intern_name(r, rec->comm, sizeof(rec->comm));
 	switch (rec->type) {
 	case HCR_SYSCALL:
 		e->kind = HC_SYSCALL;
 		e->what = intern(r, syscall_name_fmt(rec->nr, buf, sizeof(buf)));
-		e->stack = stack_name(r, rec->kstack, rec->ustack, rec->pid, rec->image, false);
+		e->stack = stack_name(r, comm, rec->kstack, rec->ustack, rec->pid, rec->image, false);
 		break;
 	case HCR_FAULT:
 		e->kind = HC_FAULT;
 		e->what = rec->nr ? "major" : "minor";
-		e->stack = stack_name(r, rec->kstack, rec->ustack, rec->pid, rec->image, false);
+		e->stack = stack_name(r, comm, rec->kstack, rec->ustack, rec->pid, rec->image, false);
 		break;
 	case HCR_BLOCK:
 		e->kind = HC_BLOCK;
 		e->what = rec->nr >= 0 ? intern(r, syscall_name_fmt(rec->nr, buf, sizeof(buf)))
 				       : "off-cpu";
-		e->stack = stack_name(r, rec->kstack, rec->ustack, rec->pid, rec->image, true);
+		e->stack = stack_name(r, comm, rec->kstack, rec->ustack, rec->pid, rec->image, true);
 		if (rec->actor_ctx != IRQCTX_TASK || rec->actor_tid) {
 			e->actor = actor_of(r, rec);
 			e->actor_tid = rec->actor_tid;
 		}
-		e->waker_stack = stack_name(r, rec->wkstack, rec->wustack, rec->actor_pid,
+		e->waker_stack = stack_name(r, e->actor, rec->wkstack, rec->wustack, rec->actor_pid,
 					    rec->wimage, false);
 		break;
 	case HCR_PREEMPT:
@@ -249,7 +246,7 @@ static void event_of(struct hc_run *r, const struct hc_rec *rec, struct hc_event
 		e->what = signal_name(r, rec->nr);
 		e->actor = actor_of(r, rec);
 		e->actor_tid = rec->actor_tid;
-		e->waker_stack = stack_name(r, rec->wkstack, rec->wustack, rec->actor_pid,
+		e->waker_stack = stack_name(r, e->actor, rec->wkstack, rec->wustack, rec->actor_pid,
 					    rec->wimage, false);
 		break;
 	case HCR_TASK:
@@ -671,10 +668,10 @@ void hc_collect_build(struct hc_run *r)
 				k->top_cause = r->causes[c].n > 1 ?
 					internf(r, "%s (and %zu more)", top->cause,
 						r->causes[c].n - 1) : top->cause;
-			else if (top->stack[0])
+			else if (stack_leaf(r, top->stack)[0])
 				k->top_cause = internf(r, "%s x%llu%s in %s", top->cause,
 						       (unsigned long long)top->count, t,
-						       stack_user_leaf(r, top->stack));
+						       stack_leaf(r, top->stack));
 			else
 				k->top_cause = internf(r, "%s x%llu%s", top->cause,
 						       (unsigned long long)top->count, t);
