@@ -417,6 +417,56 @@ static void test_shown(void)
 	hc_requests_free(&rq);
 }
 
+/* A preemption by X and X's stay on the CPU cover a request alike: the
+ * hot thread's event names the cause, whichever came first.  And a
+ * summary of many causes names the first HC_CORR_SUMMARY_CAUSES. */
+static void test_thread_first(void)
+{
+	struct hc_event e[9] = {
+		{ .kind = HC_INTRUDER, .tid = 0, .start_ns = 1 * S, .dur_ns = 2 * MS, .what = "task",
+		  .actor = "stats", .actor_tid = 9, .stack = "", .waker_stack = "" },
+		{ .kind = HC_PREEMPT, .tid = 100, .start_ns = 1 * S, .dur_ns = 2 * MS,
+		  .what = "preempted", .actor = "stats", .actor_tid = 9, .stack = "",
+		  .waker_stack = "" },
+	};
+	struct hc_timeline t = { .ev = e, .n = 2, .window_start_ns = 0, .window_end_ns = 9 * S };
+	struct hc_requests rq;
+	struct hc_correlation c;
+	char err[256], text[512];
+	size_t len = 0;
+
+	read_text(&rq, "1.002 2000000\n", 15, HC_CLOCK_MONO, err, sizeof(err));
+	CHECK(hc_correlate(&c, &t, &rq, HC_CORR_DEFAULT_WINDOW_NS) == 0, "tie: correlate");
+	CHECK_CAPTURE(summary_of, &c,
+		      "1 of 1 slow requests explained: 1 by preemption by stats (tid 9)\n",
+		      "tie: the preemption, not the task on the CPU seen first");
+	hc_correlation_free(&c);
+	hc_requests_free(&rq);
+
+	for (int i = 0; i < 8; i++) {
+		static char actors[8][8];
+
+		snprintf(actors[i], sizeof(actors[i]), "t%d", i);
+		e[i] = (struct hc_event){ .kind = HC_PREEMPT, .tid = 100,
+					  .start_ns = 2 * S + (uint64_t)i * 10 * MS,
+					  .dur_ns = (uint64_t)(9 - i) * MS, .what = "preempted",
+					  .actor = actors[i], .actor_tid = (uint32_t)i + 1,
+					  .stack = "", .waker_stack = "" };
+		len += (size_t)sprintf(text + len, "%" PRIu64 "\n", (uint64_t)(2 * S + (uint64_t)i * 10 * MS + MS / 2));
+	}
+	t.n = 8;
+	read_text(&rq, text, len, HC_CLOCK_MONO, err, sizeof(err));
+	hc_correlate(&c, &t, &rq, HC_CORR_DEFAULT_WINDOW_NS);
+	CHECK_CAPTURE(summary_of, &c,
+		      "8 of 8 slow requests explained: 1 by preemption by t0 (tid 1), "
+		      "1 by preemption by t1 (tid 2), 1 by preemption by t2 (tid 3), "
+		      "1 by preemption by t3 (tid 4), 1 by preemption by t4 (tid 5), "
+		      "1 by preemption by t5 (tid 6), 2 by 2 other causes\n",
+		      "summary: six causes named, the others counted");
+	hc_correlation_free(&c);
+	hc_requests_free(&rq);
+}
+
 /* Many requests, many events: each request its own event, and one
  * request over all of them */
 static void test_many(void)
@@ -462,6 +512,7 @@ int main(void)
 	test_file_errors();
 	test_scenario();
 	test_shown();
+	test_thread_first();
 	test_many();
 	return unit_exit();
 }

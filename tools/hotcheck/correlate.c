@@ -278,7 +278,7 @@ struct sweep {
 	uint32_t *by_start;	/* event indexes sorted by start */
 	uint32_t *group;	/* an event's cause group, UINT32_MAX: not yet named */
 	struct hashmap *names;	/* cause name -> group + 1 */
-	VEC(struct hc_cause) groups;
+	VEC(struct hc_corr_cause) groups;
 	/* per request, reset after each */
 	uint64_t *g_cov, *g_cnt;
 	VEC(uint32_t) touched;
@@ -316,9 +316,9 @@ static uint32_t group_of(struct sweep *sw, uint32_t i)
 	hc_event_cause(name, sizeof(name), &sw->ev[i]);
 	slot = hashmap_get_blob(sw->names, name, strlen(name), &created);
 	if (created) {
-		struct hc_cause *g = vec_add(&sw->groups);
+		struct hc_corr_cause *g = vec_add(&sw->groups);
 
-		*g = (struct hc_cause){ .name = xstrdup(name), .kind = sw->ev[i].kind };
+		*g = (struct hc_corr_cause){ .name = xstrdup(name), .kind = sw->ev[i].kind };
 		*slot = (uint32_t)sw->groups.n;
 		sw->g_cov = xrealloc(sw->g_cov, sw->groups.n, sizeof(*sw->g_cov));
 		sw->g_cnt = xrealloc(sw->g_cnt, sw->groups.n, sizeof(*sw->g_cnt));
@@ -361,6 +361,24 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Group g explains a request better than group b: it covers more of it;
+ * as much, and it is of the hot thread's own events where b is of the
+ * CPU's (a preemption by X and X's stay on the CPU are one fact, seen
+ * from the thread and from the CPU: the thread's names it); then more
+ * events; then the cause seen first */
+static bool better(const struct sweep *sw, uint32_t g, uint32_t b)
+{
+	bool gi = sw->groups.v[g].kind == HC_INTRUDER, bi = sw->groups.v[b].kind == HC_INTRUDER;
+
+	if (sw->g_cov[g] != sw->g_cov[b])
+		return sw->g_cov[g] > sw->g_cov[b];
+	if (gi != bi)
+		return bi;
+	if (sw->g_cnt[g] != sw->g_cnt[b])
+		return sw->g_cnt[g] > sw->g_cnt[b];
+	return g < b;
+}
+
 /* The request's cause among the groups it touched; resets them */
 static void settle(struct sweep *sw, struct hc_req_result *r)
 {
@@ -370,10 +388,7 @@ static void settle(struct sweep *sw, struct hc_req_result *r)
 	for (size_t k = 0; k < sw->touched.n; k++) {
 		uint32_t g = sw->touched.v[k];
 
-		if (best == HC_NO_CAUSE || sw->g_cov[g] > sw->g_cov[best] ||
-		    (sw->g_cov[g] == sw->g_cov[best] &&
-		     (sw->g_cnt[g] > sw->g_cnt[best] ||
-		      (sw->g_cnt[g] == sw->g_cnt[best] && g < best))))
+		if (best == HC_NO_CAUSE || better(sw, g, best))
 			best = g;
 	}
 	if (best != HC_NO_CAUSE) {
@@ -419,12 +434,12 @@ static void intervals(struct hc_correlation *c)
 	}
 }
 
-static const struct hc_cause *sort_groups;
+static const struct hc_corr_cause *sort_groups;
 
 static int cmp_cause(const void *a, const void *b)
 {
-	const struct hc_cause *x = &sort_groups[*(const uint32_t *)a];
-	const struct hc_cause *y = &sort_groups[*(const uint32_t *)b];
+	const struct hc_corr_cause *x = &sort_groups[*(const uint32_t *)a];
+	const struct hc_corr_cause *y = &sort_groups[*(const uint32_t *)b];
 
 	if (x->requests != y->requests)
 		return x->requests > y->requests ? -1 : 1;
@@ -550,10 +565,17 @@ void hc_correlation_free(struct hc_correlation *c)
 
 void hc_correlation_summary(FILE *f, const struct hc_correlation *c)
 {
+	uint64_t rest = 0;
+
 	fprintf(f, "%" PRIu64 " of %zu slow requests explained", c->explained, c->rq->n);
-	for (size_t i = 0; i < c->n_causes; i++)
+	for (size_t i = 0; i < c->n_causes && i < HC_CORR_SUMMARY_CAUSES; i++)
 		fprintf(f, "%s%" PRIu64 " by %s", i ? ", " : ": ", c->causes[i].requests,
 			c->causes[i].name);
+	for (size_t i = HC_CORR_SUMMARY_CAUSES; i < c->n_causes; i++)
+		rest += c->causes[i].requests;
+	if (c->n_causes > HC_CORR_SUMMARY_CAUSES)
+		fprintf(f, ", %" PRIu64 " by %zu other causes", rest,
+			c->n_causes - HC_CORR_SUMMARY_CAUSES);
 	if (c->unexplained) {
 		fprintf(f, "; %" PRIu64 " unexplained", c->unexplained);
 		if (c->outside)

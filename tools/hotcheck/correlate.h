@@ -16,7 +16,8 @@
  * overlaps it when they share time (an instant event inside it counts).
  * Each event stands for a cause (event.h, hc_event_cause); the request is
  * explained by the cause whose events overlap most of its interval (ties:
- * more events, then the cause seen first in the window), unexplained when
+ * the hot thread's own events before the CPU's, then more events, then
+ * the cause seen first in the window), unexplained when
  * no event overlaps it, or when it lies outside the recording window.
  *
  * Calls, from hotcheck.c: hc_requests_read() when the options are read
@@ -40,6 +41,7 @@ struct json;
 #define HC_CORR_MAX_REQUESTS 1000000
 #define HC_CORR_DEFAULT_WINDOW_NS 1000000ull	/* 1 ms before ts */
 #define HC_CORR_SHOW 8			/* events shown per request, the longest overlaps */
+#define HC_CORR_SUMMARY_CAUSES 6	/* causes named in the summary, the rest counted */
 
 enum hc_clock { HC_CLOCK_MONO, HC_CLOCK_REAL };
 
@@ -76,7 +78,7 @@ void hc_requests_free(struct hc_requests *rq);
 
 #define HC_NO_CAUSE UINT32_MAX
 
-struct hc_cause {
+struct hc_corr_cause {
 	char *name;		/* hc_event_cause() */
 	enum hc_kind kind;
 	uint64_t requests;	/* requests it explains */
@@ -100,7 +102,7 @@ struct hc_correlation {
 	const struct hc_requests *rq;
 	uint64_t window_ns;		/* the interval of a request without latency */
 	struct hc_req_result *res;	/* one per request, in the file's order */
-	struct hc_cause *causes;	/* most requests first */
+	struct hc_corr_cause *causes;	/* most requests first */
 	size_t n_causes;
 	uint64_t explained, unexplained, outside;
 };
@@ -113,7 +115,7 @@ void hc_correlation_free(struct hc_correlation *c);
 
 /* "38 of 41 slow requests explained: 35 by preemption by rdkafka-metrics
  * (tid 812), 3 by page faults in order_book_grow; 3 unexplained" and a
- * newline */
+ * newline; past HC_CORR_SUMMARY_CAUSES causes, ", N by M other causes" */
 void hc_correlation_summary(FILE *f, const struct hc_correlation *c);
 /* The summary, then every request with its events */
 void hc_correlation_print(FILE *f, const struct hc_correlation *c);
