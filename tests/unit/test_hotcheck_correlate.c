@@ -443,6 +443,32 @@ static void test_thread_first(void)
 	hc_correlation_free(&c);
 	hc_requests_free(&rq);
 
+	/* a futex call of 4.1 ms, 4 ms of it blocked: the block explains */
+	e[0] = (struct hc_event){ .kind = HC_SYSCALL, .tid = 100, .start_ns = 1 * S,
+				  .dur_ns = 4100 * US, .what = "futex", .actor = "",
+				  .stack = "hot;lock_wait", .waker_stack = "" };
+	e[1] = (struct hc_event){ .kind = HC_BLOCK, .tid = 100, .start_ns = 1 * S + 50 * US,
+				  .dur_ns = 4 * MS, .what = "futex", .actor = "flusher",
+				  .actor_tid = 77, .stack = "hot;lock_wait",
+				  .waker_stack = "flusher;unlock" };
+	read_text(&rq, "1.0042 5000000\n", 15, HC_CLOCK_MONO, err, sizeof(err));
+	hc_correlate(&c, &t, &rq, HC_CORR_DEFAULT_WINDOW_NS);
+	CHECK_CAPTURE(summary_of, &c,
+		      "1 of 1 slow requests explained: 1 by blocks woken by flusher (tid 77)\n",
+		      "a blocking syscall: its block names the cause");
+	hc_correlation_free(&c);
+	hc_requests_free(&rq);
+	/* a write of 4.1 ms, 1 ms of it blocked: the syscall explains */
+	e[0].what = "write";
+	e[1].dur_ns = 1 * MS;
+	read_text(&rq, "1.0042 5000000\n", 15, HC_CLOCK_MONO, err, sizeof(err));
+	hc_correlate(&c, &t, &rq, HC_CORR_DEFAULT_WINDOW_NS);
+	CHECK_CAPTURE(summary_of, &c,
+		      "1 of 1 slow requests explained: 1 by syscalls in lock_wait\n",
+		      "a syscall mostly on CPU: the syscall names the cause");
+	hc_correlation_free(&c);
+	hc_requests_free(&rq);
+
 	for (int i = 0; i < 8; i++) {
 		static char actors[8][8];
 

@@ -361,15 +361,29 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Group g explains a request better than group b: it covers more of it;
- * as much, and it is of the hot thread's own events where b is of the
+/* Group g explains a request better than group b: a block or preemption
+ * over a syscall when it covers half of what the syscall covers (the
+ * syscall waited: who made it wait names the cause); else it covers more
+ * of it; as much, and it is of the hot thread's own events where b is of the
  * CPU's (a preemption by X and X's stay on the CPU are one fact, seen
  * from the thread and from the CPU: the thread's names it); then more
  * events; then the cause seen first */
+static bool off_cpu(enum hc_kind k)
+{
+	return k == HC_BLOCK || k == HC_PREEMPT;
+}
+
 static bool better(const struct sweep *sw, uint32_t g, uint32_t b)
 {
-	bool gi = sw->groups.v[g].kind == HC_INTRUDER, bi = sw->groups.v[b].kind == HC_INTRUDER;
+	enum hc_kind gk = sw->groups.v[g].kind, bk = sw->groups.v[b].kind;
+	bool gi = gk == HC_INTRUDER, bi = bk == HC_INTRUDER;
 
+	/* a syscall that blocks (or is preempted) covers its wait: the wait
+	 * names the cause when it covers half of what the syscall does */
+	if (off_cpu(gk) && bk == HC_SYSCALL && sw->g_cov[g] >= sw->g_cov[b] / 2)
+		return true;
+	if (gk == HC_SYSCALL && off_cpu(bk) && sw->g_cov[b] >= sw->g_cov[g] / 2)
+		return false;
 	if (sw->g_cov[g] != sw->g_cov[b])
 		return sw->g_cov[g] > sw->g_cov[b];
 	if (gi != bi)

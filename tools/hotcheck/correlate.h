@@ -17,7 +17,9 @@
  * Each event stands for a cause (event.h, hc_event_cause); the request is
  * explained by the cause whose events overlap most of its interval (ties:
  * the hot thread's own events before the CPU's, then more events, then
- * the cause seen first in the window), unexplained when
+ * the cause seen first in the window; but a block or preemption beats a
+ * syscall when it covers half of what the syscall covers: the syscall
+ * waited, and the wait names who made it), unexplained when
  * no event overlaps it, or when it lies outside the recording window.
  *
  * Calls, from hotcheck.c: hc_requests_read() when the options are read
