@@ -108,6 +108,7 @@ int main(void)
 	CHECK_STR(tl->ev[5].waker_stack, "waker;[user stack lost]",
 		  "the waker's stack begins with the waker's comm");
 	CHECK_STR(tl->ev[5].stack, "", "no stack taken: none, not a comm alone");
+	CHECK_STR(tl->ev[6].stack, "hot", "a preemption's stack: its thread's comm alone");
 	CHECK_U64(tl->events_dropped, 2, "the malformed records are events dropped");
 	CHECK(tl->realtime_offset_ns == 1000000, "the clock offset");
 	CHECK_U64(tl->n_checks, HCK_N, "every row in the timeline");

@@ -232,6 +232,7 @@ static void event_of(struct hc_run *r, const struct hc_rec *rec, struct hc_event
 	case HCR_PREEMPT:
 		e->kind = HC_PREEMPT;
 		e->what = "preempted";
+		e->stack = comm;	/* no stack is taken: the thread alone */
 		e->actor = intern_name(r, rec->actor, sizeof(rec->actor));
 		e->actor_tid = rec->actor_tid;
 		break;
