@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* diag_latency HOT_CPU SECS STATS_CPU FLUSH_MODE [WINDOW_S]
+/* diag_latency HOT_CPU SECS STATS_CPU FLUSH_MODE [WINDOW_S [LATE_FILE]]
  * The demo of docs/diagnosis.md: a latency-critical thread whose p99.9
  * regresses, for two causes known in advance.
  *
@@ -22,11 +22,19 @@
  * percentiles of each WINDOW_S (default 2) seconds, then of the whole run,
  * with the CLOCK_MONOTONIC time (s) at which the slowest one was served.
  * First line: "PID HOT_TID STATS_TID FLUSHER_TID" (0 for an absent thread).
+ * LATE_FILE: created (truncated) at the start; at the end, before diag_hot
+ * exits, every late request (served LATE_NS or more after it was due) is
+ * written to it, one a line: the CLOCK_MONOTONIC time it was served, in
+ * seconds with 9 decimals, and its latency in integer nanoseconds (the
+ * request file of hotcheck --correlate).  diag_hot waits for the file to
+ * be complete before it exits, so a tool that stops when diag_hot exits
+ * reads it whole.
  * Lock and sleeps are raw syscalls (wl.h), so frame-pointer stacks show
  * the calling functions. */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <errno.h>
 #include <stdint.h>
 #include <linux/futex.h>
 #include "wl.h"
@@ -40,7 +48,7 @@
 #define LATE_NS		100000		/* "late": served 100 us after due */
 
 static int hot_cpu, other_cpu, stats_cpu, flush_mode;
-static atomic_int stop;
+static atomic_int stop, hot_done, hot_may_exit;
 static atomic_int hot_tid, stats_tid, flusher_tid;
 static uint32_t *lat_ns;		/* written by diag_hot only */
 static atomic_uint n_lat;
@@ -121,6 +129,10 @@ static void *hot(void *arg)
 		}
 		due += PERIOD_NS;
 	}
+	/* its last request is recorded: the late file is written, then it exits */
+	atomic_store(&hot_done, 1);
+	while (!atomic_load(&hot_may_exit))
+		;
 	return NULL;
 }
 
@@ -176,6 +188,23 @@ static void *flusher(void *arg)
 	return NULL;
 }
 
+/* Every late request of the run into f: "SERVED_S.NS LATENCY_NS" */
+static int write_late(FILE *f, unsigned n)
+{
+	long first = atomic_load(&first_due);
+
+	fprintf(f, "# served at (CLOCK_MONOTONIC s)  latency (ns): requests %d us late or more\n",
+		LATE_NS / 1000);
+	for (unsigned k = 0; k < n; k++) {
+		long served = first + (long)k * PERIOD_NS + lat_ns[k];
+
+		if (lat_ns[k] >= LATE_NS)
+			fprintf(f, "%ld.%09ld %u\n", served / 1000000000L, served % 1000000000L,
+				lat_ns[k]);
+	}
+	return fclose(f);
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -227,9 +256,10 @@ int main(int argc, char **argv)
 	long secs, window, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned from = 0;
 	char label[48];
+	FILE *late = NULL;
 
 	if (argc < 5) {
-		fprintf(stderr, "usage: diag_latency HOT_CPU SECS STATS_CPU FLUSH_MODE [WINDOW_S]\n");
+		fprintf(stderr, "usage: diag_latency HOT_CPU SECS STATS_CPU FLUSH_MODE [WINDOW_S [LATE_FILE]]\n");
 		return 2;
 	}
 	hot_cpu = (int)wl_arg(argc, argv, 1, 1);
@@ -240,6 +270,10 @@ int main(int argc, char **argv)
 	if (hot_cpu < 0 || hot_cpu >= ncpu || stats_cpu >= ncpu || window < 1 ||
 	    secs < 1 || flush_mode < 0 || flush_mode > 2) {
 		fprintf(stderr, "diag_latency: bad argument (CPUs 0-%ld, mode 0-2)\n", ncpu - 1);
+		return 2;
+	}
+	if (argc > 6 && !(late = fopen(argv[6], "w"))) {
+		fprintf(stderr, "diag_latency: cannot write %s: %s\n", argv[6], strerror(errno));
 		return 2;
 	}
 	other_cpu = ncpu > 1 ? (hot_cpu == 0 ? 1 : 0) : hot_cpu;
@@ -270,6 +304,13 @@ int main(int argc, char **argv)
 		from = to;
 	}
 	atomic_store(&stop, 1);
+	while (!atomic_load(&hot_done))
+		wl_delay_ms(1);
+	if (late && write_late(late, atomic_load(&n_lat))) {
+		fprintf(stderr, "diag_latency: cannot write %s: %s\n", argv[6], strerror(errno));
+		return 1;
+	}
+	atomic_store(&hot_may_exit, 1);
 	pthread_join(th, NULL);
 	if (stats_cpu >= 0)
 		pthread_join(ts, NULL);

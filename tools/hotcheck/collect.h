@@ -6,6 +6,7 @@
  *
  *   hc_timeline(run)          the filled struct hc_timeline
  *   hc_report_json(run, f)    the whole JSON report into f
+ *                             (hc_report_json_with: and more keys)
  *   hc_report_table(run, f)   the verdict table into f */
 #ifndef HOTCHECK_COLLECT_H
 #define HOTCHECK_COLLECT_H
@@ -117,6 +118,11 @@ void hc_run_free(struct hc_run *r);
  * details, losses).  0, or -1 if f could not be written */
 int hc_report_table(const struct hc_run *r, FILE *f);
 int hc_report_json(const struct hc_run *r, FILE *f);
+/* The same, with more(j, arg) writing more keys of the document (the
+ * correlation, the baseline) before its losses */
+struct json;
+int hc_report_json_with(const struct hc_run *r, FILE *f,
+			void (*more)(struct json *j, void *arg), void *arg);
 /* Every check silent */
 bool hc_all_silent(const struct hc_run *r);
 /* Every thread-level check silent */

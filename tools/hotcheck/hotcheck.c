@@ -26,15 +26,27 @@
 #include "stackstore.h"
 #include "syscalls.h"
 #include "xalloc.h"
+#include "baseline.h"
+#include "bundle.h"
 #include "collect.h"
+#include "compare.h"
+#include "correlate.h"
+#include "export.h"
+#include "pprof.h"
 #include "hotcheck.h"
 #include "hotcheck.skel.h"
 
 static struct env {
 	struct common_opts c;
+	struct stack_opts s;		/* --pprof */
 	double warmup;
 	uint64_t ringbuf_kb;
 	bool cpus_given;
+	const char *correlate;		/* --correlate FILE ("-": stdin) */
+	enum hc_clock clock;		/* --clock */
+	bool clock_given;
+	const char *baseline;		/* --baseline FILE */
+	const char *outdir;		/* -o DIR */
 } env = {
 	.ringbuf_kb = 16384,
 };
@@ -42,6 +54,9 @@ static struct env {
 enum {
 	OPT_WARMUP = OPT_TOOL_BASE,
 	OPT_RINGBUF,
+	OPT_CORRELATE,
+	OPT_CLOCK,
+	OPT_BASELINE,
 };
 
 static const char doc[] =
@@ -50,12 +65,17 @@ static const char doc[] =
 "on their CPUs.  One row per check: SILENT, or the count, the top cause and its fix.\n"
 "Exit status: 0 every check silent, 1 not, 2 bad input, 3 cannot trace.\n"
 "\n"
-"USAGE: hotcheck -t TID[,TID...] | -p PID  [-C CPU] [-d SECS] [--warmup SECS] [-j]\n"
+"USAGE: hotcheck -t TID[,TID...] | -p PID  [-C CPU] [-d SECS] [--warmup SECS]\n"
+"                [--correlate FILE [--clock mono|real]] [--baseline FILE] [-o DIR]\n"
+"                [--pprof FILE] [-j]\n"
 "\n"
 "EXAMPLES:\n"
 "    hotcheck -t 4242 -d 10               # thread 4242 and its CPU, for 10 s\n"
 "    hotcheck -t 4242 -d 10 --warmup 2    # faults of the first 2 s are warm-up\n"
-"    hotcheck -p 4200 -C 1 -d 5 -j        # every thread of 4200, CPU 1, JSON\n";
+"    hotcheck -p 4200 -C 1 -d 5 -j        # every thread of 4200, CPU 1, JSON\n"
+"    hotcheck -t 4242 -d 10 --correlate - < slow.txt   # explain each slow request\n"
+"    hotcheck -t 4242 -d 10 -o evidence   # and the evidence bundle in ./evidence\n"
+"    hotcheck -t 4242 -d 10 --baseline before.json   # each check before and after\n";
 
 static const struct argp_option options[] = {
 	OPTS_TID,
@@ -66,6 +86,16 @@ static const struct argp_option options[] = {
 	  "warm-up: counted apart, not checked", 0 },
 	{ "ringbuf-kb", OPT_RINGBUF, "KB", 0, "Event ring buffer size (default 16384; "
 	  "rounded up to a power of 2)", 0 },
+	{ "correlate", OPT_CORRELATE, "FILE", 0, "The application's slow requests, one a line: "
+	  "TIMESTAMP [LATENCY] (ns, or s.frac); each is explained by the events that overlap "
+	  "it.  Read when the window ends ('-': stdin, to its end)", 0 },
+	{ "clock", OPT_CLOCK, "mono|real", 0, "The clock of --correlate's timestamps: "
+	  "CLOCK_MONOTONIC (default) or CLOCK_REALTIME", 0 },
+	{ "baseline", OPT_BASELINE, "FILE", 0, "The -j report of an earlier run (of this "
+	  "version): each check before and after, side by side", 0 },
+	{ "output", 'o', "DIR", 0, "Also write the evidence bundle into DIR, a new or empty "
+	  "directory: report.json, folded stacks, timeline.tsv, summary.txt", 0 },
+	OPTS_PPROF,
 	OPTS_JSON,
 	OPTS_VERBOSE,
 	OPTS_HELP_SHORT,
@@ -81,11 +111,28 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_RINGBUF:
 		env.ringbuf_kb = opt_u64("--ringbuf-kb", arg, 4, 1 << 20);
 		break;
+	case OPT_CORRELATE:
+		if (!*arg)
+			die_usage("--correlate: empty path");
+		env.correlate = arg;
+		break;
+	case OPT_CLOCK:
+		if (hc_clock_parse(arg, &env.clock))
+			die_usage("--clock: '%s': mono (CLOCK_MONOTONIC) or real (CLOCK_REALTIME)",
+				  arg);
+		env.clock_given = true;
+		break;
+	case OPT_BASELINE:
+		env.baseline = arg;
+		break;
+	case 'o':
+		env.outdir = arg;
+		break;
 	case 'C':
 		env.cpus_given = true;
 		/* fall through */
 	default:
-		return common_parse_opt(key, arg, state, &env.c);
+		return stack_parse_opt(key, arg, state, &env.s, &env.c);
 	}
 	return 0;
 }
@@ -128,6 +175,21 @@ static void hot_cpus(void)
 
 static struct hc_run run;
 static struct perfev_set *faults;
+
+/* What the report adds to the verdict: --correlate, --baseline, -o,
+ * --pprof (each read or opened when the options are) */
+static struct evidence {
+	struct hc_requests rq;
+	struct hc_correlation corr;
+	bool have_corr;
+	struct hc_baseline base;
+	struct hc_compare cmp;
+	bool have_base;
+	struct hc_bundle bundle;
+	bool have_bundle;
+	FILE *pprof;
+	bool failed;		/* exit 2: input or output that failed, said */
+} ev;
 
 /* The ring buffer never wakes us (see the BPF side): read on a timer */
 #define READ_EVERY_MS 10
@@ -307,29 +369,130 @@ int hotcheck_collect(struct lifecycle *lc)
 	return 0;
 }
 
+/* The requests of --correlate, read now that the window is over (the
+ * application wrote them during it) and set against the timeline */
+static void correlate(const struct hc_timeline *tl)
+{
+	char err[768];
+
+	hc_requests_free(&ev.rq);
+	if (hc_requests_read(&ev.rq, env.correlate, env.clock, err, sizeof(err))) {
+		msg_warn("--correlate: %s: no correlation", err);
+		ev.failed = true;
+		return;
+	}
+	if (hc_correlate(&ev.corr, tl, &ev.rq, HC_CORR_DEFAULT_WINDOW_NS)) {
+		msg_warn("--correlate: the timeline holds too many events to correlate");
+		ev.failed = true;
+		return;
+	}
+	ev.have_corr = true;
+}
+
+/* The keys -j adds: "correlation", "baseline" */
+static void json_evidence(struct json *j, void *arg)
+{
+	if (ev.have_corr)
+		hc_correlation_json(j, &ev.corr);
+	if (ev.have_base)
+		hc_compare_json(j, &ev.cmp);
+}
+
+static void write_json(FILE *f, void *arg)
+{
+	hc_report_json_with(&run, f, json_evidence, NULL);
+}
+
 void hotcheck_report(struct lifecycle *lc)
 {
+	const struct hc_timeline *tl;
+
 	memcpy(run.losses, lc->losses, sizeof(run.losses));
 	hc_collect_build(&run);
-	if (env.c.json)
-		hc_report_json(&run, stdout);
-	else
+	tl = hc_timeline(&run);
+	if (env.correlate)
+		correlate(tl);
+	if (ev.have_base)
+		hc_compare_build(&ev.cmp, &ev.base, tl->checks, tl->n_checks);
+	if (ev.pprof && hc_pprof_write(&run, ev.pprof))
+		ev.failed = true;
+	/* --pprof -: stdout is the profile's alone */
+	if (ev.pprof == stdout) {
+	} else if (env.c.json) {
+		write_json(stdout, NULL);
+	} else {
 		hc_report_table(&run, stdout);
+		if (ev.have_corr) {
+			putchar('\n');
+			hc_correlation_print(stdout, &ev.corr);
+		}
+		if (ev.have_base) {
+			putchar('\n');
+			hc_compare_print(stdout, &ev.cmp);
+		}
+	}
+	fflush(stdout);
+	if (ev.have_bundle &&
+	    hc_bundle_write(&ev.bundle, &(struct hc_bundle_src){
+				.tl = tl, .write_json = write_json,
+				.corr = ev.have_corr ? &ev.corr : NULL,
+				.cmp = ev.have_base ? &ev.cmp : NULL }))
+		ev.failed = true;
 }
 
 int hotcheck_finish(struct lifecycle *lc)
 {
 	stackstore_report(lc->stacks);
 	stacksym_report(run.sym);
+	if (ev.failed)
+		return EXIT_USAGE;
 	return hc_all_silent(&run) ? EXIT_REPORTED : EXIT_FOUND;
 }
 
 void hotcheck_cleanup(struct lifecycle *lc)
 {
+	if (ev.have_corr)
+		hc_correlation_free(&ev.corr);
+	hc_requests_free(&ev.rq);
+	if (ev.have_base) {
+		hc_compare_free(&ev.cmp);
+		hc_baseline_free(&ev.base);
+	}
+	hc_bundle_close(&ev.bundle);
 	perfev_free(faults);
 	stacksym_free(run.sym);
 	hc_run_free(&run);
 	cpu_list_free(&env.c.cpus);
+}
+
+/* --correlate, --baseline, -o and --pprof are read, checked or opened
+ * now: bad input exits 2 before anything is loaded.  The request file is
+ * read again when the window ends, with what the application added. */
+static void evidence_open(void)
+{
+	char err[768];
+
+	if (env.clock_given && !env.correlate)
+		die_usage("--clock applies to --correlate's timestamps: give --correlate FILE");
+	if (env.correlate && strcmp(env.correlate, "-")) {
+		if (hc_requests_read(&ev.rq, env.correlate, env.clock, err, sizeof(err)))
+			die_usage("--correlate: %s", err);
+		hc_requests_free(&ev.rq);
+	}
+	if (env.baseline) {
+		if (hc_baseline_load(&ev.base, env.baseline, SUITE_VERSION, err, sizeof(err)))
+			die_usage("--baseline: %s", err);
+		ev.have_base = true;
+	}
+	if (env.s.pprof)
+		ev.pprof = pprof_open(env.s.pprof, &env.c);
+	ev.bundle.dirfd = -1;
+	/* last: a directory is made only once the rest is known good */
+	if (env.outdir) {
+		if (hc_bundle_open(&ev.bundle, env.outdir, err, sizeof(err)))
+			die_usage("-o: %s", err);
+		ev.have_bundle = true;
+	}
 }
 
 int main(int argc, char **argv)
@@ -346,5 +509,6 @@ int main(int argc, char **argv)
 		hot_cpus();
 	if (env.c.cpus.n > ISOL_MAX_CPUS)
 		die_usage("-C/--cpu: at most %d hot CPUs", ISOL_MAX_CPUS);
+	evidence_open();
 	return lifecycle_run(&hotcheck_ops, &env.c, NULL);
 }

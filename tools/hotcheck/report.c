@@ -232,6 +232,12 @@ static void json_events(struct json *j, const struct hc_run *r)
 
 int hc_report_json(const struct hc_run *r, FILE *f)
 {
+	return hc_report_json_with(r, f, NULL, NULL);
+}
+
+int hc_report_json_with(const struct hc_run *r, FILE *f,
+			void (*more)(struct json *j, void *arg), void *arg)
+{
 	struct json j;
 	char cpus[256];
 
@@ -263,6 +269,8 @@ int hc_report_json(const struct hc_run *r, FILE *f)
 	json_obj_end(&j);
 	json_events(&j, r);
 	json_kv_u64(&j, "events_dropped", r->tl.events_dropped);
+	if (more)
+		more(&j, arg);
 	envelope_losses_begin(&j, r->losses);
 	json_kv_u64(&j, "bad_records", r->bad_records);
 	json_kv_u64(&j, "syscalls_beyond_histograms", r->stats[HCS_SYSCALL_RANGE]);
