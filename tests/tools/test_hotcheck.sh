@@ -125,3 +125,152 @@ check_bad_inputs "$HC" "" "-t 0" "-t 999999999" "-t abc" "-t 1 -C 9999" "-t 1 -C
 check_rc "a TID that does not exist exits 2" 2 "$HC" -t 4194300 -d 1
 check_grep "and is named" '4194300' "$T/rc.err"
 check_no_btf "$HC" -t $$ -d 1
+
+# 5. --correlate on docs/diagnosis.md's workload: diag_latency with the
+#    stats intruder pinned to the hot CPU and the flusher holding the book
+#    lock under I/O (2 flushes in 3 s), held until hotcheck traces; it
+#    writes every late request (served >= 100 us after due: "SERVED_S.NS
+#    LATENCY_NS") to its late file before diag_hot exits, which ends the
+#    window.  How many requests are late, and how many each cause explains,
+#    depend on what else runs on this shared CPU: the checks are that
+#    every request is there (none dropped), and that each cause names the
+#    right actor.
+# diag_run TAG STATS_CPU FLUSH_MODE ARGS...: diag_latency 3 s on $CPU, traced
+# by hotcheck -t diag_hot -C $CPU ARGS (stdout $T/TAG.out, stderr
+# $T/TAG.err, late file $T/TAG.late; ids in DPID DHOT DSTATS DFLUSH)
+diag_run() {
+	local tag=$1 stats=$2 mode=$3; shift 3
+	start_wl_held diag_latency $CPU 3 "$stats" "$mode" 1 "$T/$tag.late"
+	read -r DPID DHOT DSTATS DFLUSH <"$WL_OUT"
+	run_released "$T/$tag.out" "$T/$tag.err" tracing 'touch "$WL_GOFILE"' \
+		"$HC" -t "$DHOT" -C $CPU -d 60 "$@"
+	wait_wl
+}
+# requests FILE: the request lines of a late file
+requests() { grep -cv '^#' "$1"; }
+
+diag_run c1 $CPU 1 --correlate "$T/c1.late" -j -o "$T/b1" --pprof "$T/c1.pb.gz"
+cp "$T/c1.out" "$T/first.json"
+check_eq "correlate: exit 1 (the intruder and the lock found)" "$RUN_RC" 1
+check "correlate: JSON parses" json_ok "$T/c1.out"
+check_grep "correlate: the window ends when diag_hot exits" 'every traced process has exited' "$T/c1.err"
+check_ge "correlate: the workload wrote late requests" "$(requests "$T/c1.late")" 1
+check_eq "correlate: every request of the file is in the correlation" \
+	"$(json_get "$T/c1.out" "d['correlation']['requests']")" "$(requests "$T/c1.late")"
+check_eq "correlate: each request listed once, by its line" \
+	"$(json_get "$T/c1.out" "sorted(q['line'] for q in d['correlation']['slow_requests'])")" \
+	"$(grep -nv '^#' "$T/c1.late" | cut -d: -f1 | python3 -c 'import sys; print(sorted(int(l) for l in sys.stdin))')"
+check_eq "correlate: explained + unexplained = the requests (none dropped)" \
+	"$(json_get "$T/c1.out" "d['correlation']['explained'] + d['correlation']['unexplained']")" \
+	"$(requests "$T/c1.late")"
+check_eq "correlate: the states add up" \
+	"$(json_get "$T/c1.out" "[sum(q['state'] == s for q in d['correlation']['slow_requests']) for s in ('explained', 'no_event', 'outside_window')] == [d['correlation']['explained'], d['correlation']['unexplained'] - d['correlation']['outside_window'], d['correlation']['outside_window']]")" True
+check_eq "correlate: no request outside the window (the workload ran inside it)" \
+	"$(json_get "$T/c1.out" "d['correlation']['outside_window']")" 0
+check_eq "correlate: the causes' requests add up to the explained ones" \
+	"$(json_get "$T/c1.out" "sum(c['requests'] for c in d['correlation']['causes']) == d['correlation']['explained']")" True
+# the lock: diag_hot blocks in book_lock_wait, woken by diag_flusher
+check_ge "correlate: diag_hot blocked on the lock" \
+	"$(json_get "$T/c1.out" "[c['count'] for c in d['checks'] if c['check'] == 'blocks'][0]")" 1
+check_eq "correlate: every block is the lock's: futex in book_lock_wait, woken by diag_flusher from book_unlock" \
+	"$(json_get "$T/c1.out" "all(e['what'] == 'futex' and e['actor'] == 'diag_flusher' and e['actor_tid'] == $DFLUSH and ';book_lock_wait;' in e['stack'] and ';flush_journal;book_unlock;' in e['waker_stack'] for e in d['events'] if e['kind'] == 'block')")" True
+check_ge "correlate: requests explained by the lock's blocks, with the flusher's name and tid" \
+	"$(json_get "$T/c1.out" "sum(c['requests'] for c in d['correlation']['causes'] if c['cause'] == 'blocks woken by diag_flusher (tid $DFLUSH)')")" 1
+check_eq "correlate: no request is put on the blocking futex call itself" \
+	"$(json_get "$T/c1.out" "[c['cause'] for c in d['correlation']['causes'] if c['kind'] == 'syscall' and 'book_lock' in c['cause']]")" "[]"
+check_eq "correlate: each lock request shows its block, woken by diag_flusher" \
+	"$(json_get "$T/c1.out" "all(any(s['kind'] == 'block' and 'woken by diag_flusher (tid $DFLUSH)' in s['text'] for s in q['shown']) for q in d['correlation']['slow_requests'] if q.get('cause') == 'blocks woken by diag_flusher (tid $DFLUSH)')")" True
+# the intruder: diag_stats preempts diag_hot on the CPU
+check_ge "correlate: requests explained by diag_stats' preemptions" \
+	"$(json_get "$T/c1.out" "sum(c['requests'] for c in d['correlation']['causes'] if c['cause'] == 'preemption by diag_stats (tid $DSTATS)')")" 1
+check_eq "correlate: every cause naming diag_stats names its tid" \
+	"$(json_get "$T/c1.out" "all('(tid $DSTATS)' in c['cause'] for c in d['correlation']['causes'] if 'diag_stats' in c['cause'])")" True
+check_eq "correlate: the preemptions by diag_stats are in the timeline with its tid" \
+	"$(json_get "$T/c1.out" "len([e for e in d['events'] if e['kind'] == 'preempt' and e['actor'] == 'diag_stats']) > 0 and all(e['actor_tid'] == $DSTATS for e in d['events'] if e['actor'] == 'diag_stats')")" True
+check_eq "correlate: a request's interval is its latency before its timestamp" \
+	"$(json_get "$T/c1.out" "all(q['end_mono_ns'] == q['ts_ns'] and q['end_mono_ns'] - q['start_mono_ns'] == q['latency_ns'] for q in d['correlation']['slow_requests'])")" True
+
+# the bundle of the same run
+for f in report.json syscalls.folded faults.folded blocks.folded wakers.folded \
+	preemptions.folded timeline.tsv summary.txt; do
+	check "bundle: $f written" test -f "$T/b1/$f"
+done
+check "bundle: report.json parses" json_ok "$T/b1/report.json"
+check_eq "bundle: report.json is the -j document (checks, events, correlation)" \
+	"$(python3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); print(all(a[k] == b[k] for k in ("checks", "events", "correlation")))' "$T/c1.out" "$T/b1/report.json")" True
+for f in syscalls faults blocks wakers preemptions; do
+	check "bundle: $f.folded is well formed" folded_well_formed "$T/b1/$f.folded"
+	check "bundle: $f.folded has user frames before kernel frames" folded_user_first "$T/b1/$f.folded"
+done
+check_eq "bundle: blocks.folded begins with diag_hot's comm, in book_lock_wait" \
+	"$(cut -d';' -f1 "$T/b1/blocks.folded" | sort -u):$(grep -c ';book_lock_wait;' "$T/b1/blocks.folded")" "diag_hot:1"
+check_eq "bundle: blocks.folded's microseconds are the blocks' time" \
+	"$(folded_sum . "$T/b1/blocks.folded")" \
+	"$(json_get "$T/c1.out" "sum(t // 1000 for t in [sum(e['dur_ns'] for e in d['events'] if e['kind'] == 'block' and e['stack'] == s) for s in {e['stack'] for e in d['events'] if e['kind'] == 'block'}])")"
+check_eq "bundle: wakers.folded: one wakeup per block, from diag_flusher's book_unlock" \
+	"$(folded_sum '^diag_flusher;.*;flush_journal;book_unlock;' "$T/b1/wakers.folded") $(folded_sum . "$T/b1/wakers.folded")" \
+	"$(json_get "$T/c1.out" "[c['count'] for c in d['checks'] if c['check'] == 'blocks'][0]") $(json_get "$T/c1.out" "[c['count'] for c in d['checks'] if c['check'] == 'blocks'][0]")"
+check_eq "bundle: preemptions.folded: diag_hot's comm, its time preempted" \
+	"$(cut -d' ' -f1 "$T/b1/preemptions.folded") $(folded_sum . "$T/b1/preemptions.folded")" \
+	"diag_hot $(json_get "$T/c1.out" "sum(e['dur_ns'] for e in d['events'] if e['kind'] == 'preempt') // 1000")"
+check_eq "bundle: timeline.tsv: a header, then every event" \
+	"$(head -1 "$T/b1/timeline.tsv" | cut -f1-3) $(($(wc -l <"$T/b1/timeline.tsv") - 1))" \
+	"# mono_ns	realtime_ns	kind $(json_get "$T/c1.out" "len(d['events'])")"
+check_eq "bundle: timeline.tsv: both clocks, one offset, kinds as in the JSON" \
+	"$(awk -F'\t' 'NR > 1 { print $2 - $1 }' "$T/b1/timeline.tsv" | sort -u | wc -l) $(awk -F'\t' 'NR > 1 { print $3 }' "$T/b1/timeline.tsv" | sort | uniq -c | awk '{ print $2 "=" $1 }' | tr '\n' ' ')" \
+	"1 $(json_get "$T/c1.out" "' '.join('%s=%d' % (k, n) for k, n in sorted(__import__('collections').Counter(e['kind'] for e in d['events']).items()))") "
+check_grep "bundle: summary.txt has the window with both clocks" '^window: .*CLOCK_MONOTONIC .*CLOCK_REALTIME' "$T/b1/summary.txt"
+check_grep "bundle: summary.txt has the verdict's blocks row" '^blocks +[0-9]+ .*woken by diag_flusher' "$T/b1/summary.txt"
+check_grep "bundle: summary.txt has the correlation's summary" \
+	"^correlation: $(json_get "$T/c1.out" "d['correlation']['explained']") of $(requests "$T/c1.late") slow requests explained" "$T/b1/summary.txt"
+check_eq "bundle: the directory is private (0700)" "$(stat -c %a "$T/b1")" 700
+# --pprof of the same run: the blocks' stacks, gzipped
+check_eq "pprof: a gzipped profile with the off-CPU sample type and the lock's stack" \
+	"$(python3 -c 'import gzip,sys; b=gzip.open(sys.argv[1]).read(); print(all(s in b for s in (b"off_cpu", b"blocks", b"book_lock_wait", b"diag_hot")))' "$T/c1.pb.gz")" True
+
+# 6. Both fixed (diag_stats on the other CPU, the journal written after the
+#    lock is released): the lock's check, blocks, is SILENT, no event
+#    names diag_stats, and --baseline shows the change.  (The preemptions
+#    and cpu intruders rows count the other tasks of this shared CPU and
+#    are not silent here.)
+diag_run c2 $((1 - CPU)) 2 --correlate "$T/c2.late" --baseline "$T/first.json" -o "$T/b2"
+check_eq "fixed: exit 1 (the CPU-level checks of this machine)" "$RUN_RC" 1
+check "fixed: the bundle's report parses" json_ok "$T/b2/report.json"
+check_eq "fixed: blocks SILENT" "$(row "$T/b2/report.json" blocks)" "True 0"
+check_eq "fixed: no event names diag_stats" \
+	"$(json_get "$T/b2/report.json" "len([e for e in d['events'] if e['actor'] == 'diag_stats'])")" 0
+check_eq "fixed: no request put on diag_stats or diag_flusher" \
+	"$(json_get "$T/b2/report.json" "[c['cause'] for c in d['correlation']['causes'] if 'diag_' in c['cause']]")" "[]"
+check_eq "fixed: every request of the file is in the correlation" \
+	"$(json_get "$T/b2/report.json" "d['correlation']['explained'] + d['correlation']['unexplained']")" "$(requests "$T/c2.late")"
+check_grep "fixed: the table says blocks is SILENT" '^blocks +SILENT' "$T/c2.out"
+check_grep "fixed: the baseline's table: blocks fixed" '^blocks +[0-9]+ .* SILENT +fixed$' "$T/c2.out"
+check_eq "fixed: the JSON baseline: blocks before found, after silent, fixed" \
+	"$(json_get "$T/b2/report.json" "[(c['before']['silent'], c['after']['silent'], c['change']) for c in d['baseline']['checks'] if c['check'] == 'blocks']")" \
+	"[(False, True, 'fixed')]"
+check_eq "fixed: the baseline's rows are the twelve checks, in order" \
+	"$(json_get "$T/b2/report.json" "[c['check'] for c in d['baseline']['checks']] == [c['check'] for c in d['checks']]")" True
+check_eq "fixed: the baseline is the first run's file and version" \
+	"$(json_get "$T/b2/report.json" "d['baseline']['file'] == '$T/first.json' and d['baseline']['version'] == d['version']")" True
+check_grep "fixed: summary.txt holds the baseline's table" '^blocks +[0-9]+ .* fixed$' "$T/b2/summary.txt"
+
+# 7. Bad input of the evidence options: exit 2 before anything is traced
+printf '# served latency\n12345.000000001 2000\n\n12a4 1000\n' >"$T/bad.txt"
+check_rc "a bad timestamp line in --correlate exits 2" 2 "$HC" -t $$ -d 1 --correlate "$T/bad.txt"
+check_grep "and names FILE:LINE" "^hotcheck: --correlate: $T/bad.txt:4: bad timestamp \"12a4\"" "$T/rc.err"
+check_nogrep "before tracing" 'tracing' "$T/rc.err"
+printf '1.5 12x\n' | check_rc "a bad latency on stdin (-) exits 2" 2 "$HC" -t $$ -d 0.5 --correlate -
+check_grep "and names -:1" 'correlate: -:1: bad latency' "$T/rc.err"
+"$BIN/syswatch" -d 0.3 -j >"$T/sw.json" 2>/dev/null
+check_rc "a --baseline from syswatch exits 2" 2 "$HC" -t $$ -d 1 --baseline "$T/sw.json"
+check_grep "and says whose it is" "baseline: $T/sw.json is a report of syswatch, not of hotcheck" "$T/rc.err"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["version"]="0.0.1"; json.dump(d, open(sys.argv[2], "w"))' \
+	"$T/first.json" "$T/old.json"
+check_rc "a --baseline of another hotcheck version exits 2" 2 "$HC" -t $$ -d 1 --baseline "$T/old.json"
+check_grep "and names both versions" "baseline: $T/old.json is from hotcheck 0.0.1, this is $("$HC" -V | awk '{ print $2 }')" "$T/rc.err"
+check_rc "-o into a directory that is not empty exits 2" 2 "$HC" -t $$ -d 1 -o "$T/b1"
+check_grep "and says so" "^hotcheck: -o: $T/b1 exists and is not empty" "$T/rc.err"
+check_eq "and leaves it as it was" "$(ls "$T/b1" | wc -l)" 8
+check_bad_inputs "$HC" "-t $$ --clock mono" "-t $$ --correlate $T/bad.txt --clock utc" \
+	"-t $$ --correlate $T/none.txt" "-t $$ --correlate $T" "-t $$ --baseline $T/none.json" \
+	"-t $$ -o $T/bad.txt" "-t $$ --correlate ''" "-t $$ -j --pprof -"

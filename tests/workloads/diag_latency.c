@@ -28,7 +28,9 @@
  * seconds with 9 decimals, and its latency in integer nanoseconds (the
  * request file of hotcheck --correlate).  diag_hot waits for the file to
  * be complete before it exits, so a tool that stops when diag_hot exits
- * reads it whole.
+ * reads it whole.  From its start to its end diag_hot makes no syscall and
+ * never blocks of its own: it polls to be released and to exit (its
+ * thread's exit aside: madvise, exit).
  * Lock and sleeps are raw syscalls (wl.h), so frame-pointer stacks show
  * the calling functions. */
 #include <pthread.h>
@@ -48,7 +50,7 @@
 #define LATE_NS		100000		/* "late": served 100 us after due */
 
 static int hot_cpu, other_cpu, stats_cpu, flush_mode;
-static atomic_int stop, hot_done, hot_may_exit;
+static atomic_int stop, hot_go, hot_done, hot_may_exit;
 static atomic_int hot_tid, stats_tid, flusher_tid;
 static uint32_t *lat_ns;		/* written by diag_hot only */
 static atomic_uint n_lat;
@@ -111,7 +113,9 @@ static void *hot(void *arg)
 	wl_pin(hot_cpu);
 	wl_name("diag_hot");
 	atomic_store(&hot_tid, (int)syscall(SYS_gettid));
-	wl_wait_go();
+	/* held by main (WL_GO), polling: it never blocks nor makes a syscall */
+	while (!atomic_load(&hot_go))
+		;
 	due = now_ns() + PERIOD_NS;
 	atomic_store(&first_due, due);
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
@@ -294,6 +298,7 @@ int main(int argc, char **argv)
 	       atomic_load(&flusher_tid));
 	fflush(stdout);
 	wl_wait_go();
+	atomic_store(&hot_go, 1);
 	for (long t = 0; t < secs; t += window) {
 		unsigned to;
 
