@@ -117,6 +117,22 @@ static void test_phrases(void)
 		  "phrase: signal");
 	CHECK_STR(hc_event_phrase(buf, sizeof(buf), &evs[8]), "migrated (cpu 3 -> 5)",
 		  "phrase: migration");
+	{
+		/* as collect.c makes them: a softirq's actor_tid is its vector */
+		struct hc_event sirq = { .kind = HC_INTRUDER, .dur_ns = 11 * US, .what = "softirq",
+					 .actor = "RCU", .actor_tid = 9, .stack = "",
+					 .waker_stack = "" };
+		struct hc_event task = sirq;
+
+		CHECK_STR(hc_event_phrase(buf, sizeof(buf), &sirq), "softirq RCU for 11 us",
+			  "phrase: a softirq, its vector no tid");
+		CHECK_STR(hc_event_cause(buf, sizeof(buf), &sirq), "softirq RCU on the CPU",
+			  "cause: a softirq, its vector no tid");
+		task.what = "task";
+		task.actor = "stats";
+		CHECK_STR(hc_event_cause(buf, sizeof(buf), &task), "task stats (tid 9) on the CPU",
+			  "cause: a task on the CPU, with its tid");
+	}
 	CHECK_STR(hc_event_cause(buf, sizeof(buf), &evs[1]), "syscalls in log_write",
 		  "cause: syscalls by leaf");
 	CHECK_STR(hc_event_cause(buf, sizeof(buf), &evs[2]), "blocks woken by diag_flusher (tid 77)",

@@ -62,6 +62,13 @@ static int is_irq(const struct hc_event *e)
 	return e->what && (!strcmp(e->what, "irq") || !strcmp(e->what, "hardirq"));
 }
 
+/* An intruder that is a task: its actor_tid is a tid (a softirq's, an
+ * IPI's is its vector) */
+static int is_task(const struct hc_event *e)
+{
+	return e->what && !strcmp(e->what, "task");
+}
+
 /* " (tid N)" when there is one */
 static const char *tid_part(char *buf, size_t size, uint32_t tid)
 {
@@ -126,7 +133,7 @@ char *hc_event_phrase(char *buf, size_t size, const struct hc_event *e)
 				 *actor ? " (" : "", actor, *actor ? ")" : "", d);
 		else
 			snprintf(buf, size, "%s%s%s%s for %s", *what ? what : "intruder",
-				 *actor ? " " : "", actor, *actor ? t : "", d);
+				 *actor ? " " : "", actor, *actor && is_task(e) ? t : "", d);
 		break;
 	default:
 		snprintf(buf, size, "event of unknown kind %d", (int)e->kind);
@@ -160,7 +167,7 @@ char *hc_event_cause(char *buf, size_t size, const struct hc_event *e)
 				 *actor ? " (" : "", actor, *actor ? ")" : "");
 		else
 			snprintf(buf, size, "%s%s%s%s on the CPU", *what ? what : "intruder",
-				 *actor ? " " : "", actor, *actor ? t : "");
+				 *actor ? " " : "", actor, *actor && is_task(e) ? t : "");
 		return buf;
 	}
 	leaf = hc_stack_leaf(e->stack, &ln);
