@@ -121,6 +121,9 @@ mkdir -p "$T/ex"
 # hitmtop's --replay examples read the file its --record example writes;
 # without PEBS/IBS nothing is recorded: an empty stream stands in for it
 printf '# cpu pid tid ip addr data_src weight\n' >"$T/ex/s.txt.empty"
+# hotcheck --correlate's example reads the slow requests an application
+# logs to slow.txt while it runs: here none
+: >"$T/ex/slow.txt"
 for t in $TOOLS; do
 	"$BIN/$t" --help | awk '/^EXAMPLES:/ { on = 1; next } on && /^[[:space:]]*$/ { exit } on' \
 		>"$T/$t.examples"

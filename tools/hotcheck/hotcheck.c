@@ -73,9 +73,9 @@ static const char doc[] =
 "    hotcheck -t 4242 -d 10               # thread 4242 and its CPU, for 10 s\n"
 "    hotcheck -t 4242 -d 10 --warmup 2    # faults of the first 2 s are warm-up\n"
 "    hotcheck -p 4200 -C 1 -d 5 -j        # every thread of 4200, CPU 1, JSON\n"
-"    hotcheck -t 4242 -d 10 --correlate - < slow.txt   # explain each slow request\n"
-"    hotcheck -t 4242 -d 10 -o evidence   # and the evidence bundle in ./evidence\n"
-"    hotcheck -t 4242 -d 10 --baseline before.json   # each check before and after\n";
+"    hotcheck -t 4242 --correlate slow.txt   # explain each request logged to slow.txt meanwhile\n"
+"    hotcheck -t 4242 -d 10 -j > before.json  # a verdict to compare with, after a fix\n"
+"    hotcheck -t 4242 -d 10 --baseline before.json -o evidence   # before and after; the bundle\n";
 
 static const struct argp_option options[] = {
 	OPTS_TID,
@@ -95,7 +95,8 @@ static const struct argp_option options[] = {
 	  "version): each check before and after, side by side", 0 },
 	{ "output", 'o', "DIR", 0, "Also write the evidence bundle into DIR, a new or empty "
 	  "directory: report.json, folded stacks, timeline.tsv, summary.txt", 0 },
-	OPTS_PPROF,
+	{ "pprof", OPT_PPROF, "FILE", 0, "Also write the blocks' stacks (off CPU) as a gzipped "
+	  "pprof profile to FILE ('-': stdout, instead of the report)", 0 },
 	OPTS_JSON,
 	OPTS_VERBOSE,
 	OPTS_HELP_SHORT,
