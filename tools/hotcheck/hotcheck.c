@@ -73,9 +73,9 @@ static const char doc[] =
 "    hotcheck -t 4242 -d 10               # thread 4242 and its CPU, for 10 s\n"
 "    hotcheck -t 4242 -d 10 --warmup 2    # faults of the first 2 s are warm-up\n"
 "    hotcheck -p 4200 -C 1 -d 5 -j        # every thread of 4200, CPU 1, JSON\n"
-"    hotcheck -t 4242 --correlate slow.txt   # explain each request logged to slow.txt meanwhile\n"
-"    hotcheck -t 4242 -d 10 -j > before.json  # a verdict to compare with, after a fix\n"
-"    hotcheck -t 4242 -d 10 --baseline before.json -o evidence   # before and after; the bundle\n";
+"    hotcheck -t 4242 --correlate slow.txt   # explain the slow requests\n"
+"    hotcheck -t 4242 -d 10 -j > before.json # a verdict, before a fix\n"
+"    hotcheck -t 4242 -d 10 --baseline before.json -o ev  # after; bundle\n";
 
 static const struct argp_option options[] = {
 	OPTS_TID,
