@@ -184,3 +184,26 @@ done
 rc=$?
 check_eq "--pprof /dev/full exits 2" "$rc" 2
 check_grep "--pprof /dev/full is said" 'cannot write /dev/full' "$T/full.err"
+
+# 8. hotcheck: the blocks of hot_thread (B nanosleeps in hc_block, once
+#    released after the warm-up), the profile and the -j report of one run
+B=20
+WL_GOFILE=$(mktemp -u "$T/go.XXXXXX")
+WL_GO=$WL_GOFILE start_wl hot_thread 1 0 0 $B
+for i in $(seq 1 500); do [ "$(wc -l <"$WL_OUT")" -ge 2 ] && break; sleep 0.01; done
+run_released "$T/hc.json" "$T/hc.err" 'warm-up is over' 'touch "$WL_GOFILE"' \
+	"$BIN/hotcheck" -t "$(sed -n 2p "$WL_OUT")" -d 4 --warmup 0.5 -j --pprof "$T/hc.pb.gz"
+kill "$WL_PID" 2>/dev/null; wait_wl
+check_eq "hotcheck: exit 1 with --pprof (the CPU-level checks of this machine)" "$RUN_RC" 1
+check_eq "hotcheck: the sample types" "$(pp_get "$T/hc.pb.gz" "' '.join(types)")" \
+	"off_cpu/nanoseconds blocks/count"
+check_eq "hotcheck: every block of the report in hc_block, counted" \
+	"$(pp_get "$T/hc.pb.gz" "total('hc_block', 1)")" \
+	"$(json_get "$T/hc.json" "len([e for e in d['events'] if e['kind'] == 'block' and ';hc_block;' in e['stack']])")"
+check_ge "hotcheck: the blocks are there" "$(pp_get "$T/hc.pb.gz" "total('hc_block', 1)")" 1
+check_eq "hotcheck: their time off CPU, to the nanosecond" \
+	"$(pp_get "$T/hc.pb.gz" "total('hc_block', 0)")" \
+	"$(json_get "$T/hc.json" "sum(e['dur_ns'] for e in d['events'] if e['kind'] == 'block' and ';hc_block;' in e['stack'])")"
+check_eq "hotcheck: labelled with the hot thread" "$(pp_get "$T/hc.pb.gz" "label('hc_block', 'comm')")" hc_hot
+check_eq "hotcheck: the kernel frames without the scheduler's" \
+	"$(pp_get "$T/hc.pb.gz" "sum(1 for l in locs.values() if l[2] in ('__schedule', 'schedule'))")" 0
