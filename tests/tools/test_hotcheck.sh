@@ -138,10 +138,19 @@ check_no_btf "$HC" -t $$ -d 1
 # diag_run TAG STATS_CPU FLUSH_MODE ARGS...: diag_latency 3 s on $CPU, traced
 # by hotcheck -t diag_hot -C $CPU ARGS (stdout $T/TAG.out, stderr
 # $T/TAG.err, late file $T/TAG.late; ids in DPID DHOT DSTATS DFLUSH)
+# The workload runs as docs/diagnosis.md's demo runs it, as a
+# latency-critical service would: in a session of its own at nice -20, its
+# autogroup too.  Then the other tasks of this shared CPU mostly wait, and
+# diag_hot is on its CPU when diag_stats wakes and preempts it (at nice 0,
+# behind other tests' spinners on the same CPU, diag_hot would mostly be
+# waiting already, its preemptions put on whoever took the CPU first).
 diag_run() {
 	local tag=$1 stats=$2 mode=$3; shift 3
-	start_wl_held diag_latency $CPU 3 "$stats" "$mode" 1 "$T/$tag.late"
+	WL_GOFILE=$(mktemp -u "$T/go.XXXXXX")
+	WL_GO=$WL_GOFILE start_cmd nice -n -20 setsid "$WL/diag_latency" $CPU 3 "$stats" "$mode" 1 \
+		"$T/$tag.late"
 	read -r DPID DHOT DSTATS DFLUSH <"$WL_OUT"
+	echo -20 >/proc/"$DPID"/autogroup
 	run_released "$T/$tag.out" "$T/$tag.err" tracing 'touch "$WL_GOFILE"' \
 		"$HC" -t "$DHOT" -C $CPU -d 60 "$@"
 	wait_wl
@@ -176,17 +185,23 @@ check_eq "correlate: every block is the lock's: futex in book_lock_wait, woken b
 	"$(json_get "$T/c1.out" "all(e['what'] == 'futex' and e['actor'] == 'diag_flusher' and e['actor_tid'] == $DFLUSH and ';book_lock_wait;' in e['stack'] and ';flush_journal;book_unlock;' in e['waker_stack'] for e in d['events'] if e['kind'] == 'block')")" True
 check_ge "correlate: requests explained by the lock's blocks, with the flusher's name and tid" \
 	"$(json_get "$T/c1.out" "sum(c['requests'] for c in d['correlation']['causes'] if c['cause'] == 'blocks woken by diag_flusher (tid $DFLUSH)')")" 1
-check_eq "correlate: no request is put on the blocking futex call itself" \
-	"$(json_get "$T/c1.out" "[c['cause'] for c in d['correlation']['causes'] if c['kind'] == 'syscall' and 'book_lock' in c['cause']]")" "[]"
+# (a request that a lock wait covers for more than half of its interval
+# is that wait's, by the rule, whatever else overlaps it: the futex call
+# around the wait, the tasks the CPU ran meanwhile)
+check_eq "correlate: every request mostly covered by a lock wait is put on it, not on its futex call" \
+	"$(json_get "$T/c1.out" "[q['line'] for q in d['correlation']['slow_requests'] if any(s['kind'] == 'block' and 'woken by diag_flusher' in s['text'] and 2 * s['overlap_ns'] > q['end_mono_ns'] - q['start_mono_ns'] for s in q['shown']) and q.get('cause') != 'blocks woken by diag_flusher (tid $DFLUSH)']")" "[]"
+check_ge "correlate: such requests exist" \
+	"$(json_get "$T/c1.out" "len([q for q in d['correlation']['slow_requests'] if any(s['kind'] == 'block' and 2 * s['overlap_ns'] > q['end_mono_ns'] - q['start_mono_ns'] for s in q['shown'])])")" 1
 check_eq "correlate: each lock request shows its block, woken by diag_flusher" \
 	"$(json_get "$T/c1.out" "all(any(s['kind'] == 'block' and 'woken by diag_flusher (tid $DFLUSH)' in s['text'] for s in q['shown']) for q in d['correlation']['slow_requests'] if q.get('cause') == 'blocks woken by diag_flusher (tid $DFLUSH)')")" True
 # the intruder: diag_stats preempts diag_hot on the CPU
 check_ge "correlate: requests explained by diag_stats' preemptions" \
 	"$(json_get "$T/c1.out" "sum(c['requests'] for c in d['correlation']['causes'] if c['cause'] == 'preemption by diag_stats (tid $DSTATS)')")" 1
-check_eq "correlate: every cause naming diag_stats names its tid" \
-	"$(json_get "$T/c1.out" "all('(tid $DSTATS)' in c['cause'] for c in d['correlation']['causes'] if 'diag_stats' in c['cause'])")" True
-check_eq "correlate: the preemptions by diag_stats are in the timeline with its tid" \
-	"$(json_get "$T/c1.out" "len([e for e in d['events'] if e['kind'] == 'preempt' and e['actor'] == 'diag_stats']) > 0 and all(e['actor_tid'] == $DSTATS for e in d['events'] if e['actor'] == 'diag_stats')")" True
+# (other runs of this workload may share the CPU: theirs have other tids)
+check_eq "correlate: every cause naming diag_stats' tid names diag_stats" \
+	"$(json_get "$T/c1.out" "all(c['cause'] in ('preemption by diag_stats (tid $DSTATS)', 'task diag_stats (tid $DSTATS) on the CPU') for c in d['correlation']['causes'] if '(tid $DSTATS)' in c['cause'])")" True
+check_eq "correlate: diag_stats' preemptions are in the timeline, by its name and tid" \
+	"$(json_get "$T/c1.out" "len([e for e in d['events'] if e['kind'] == 'preempt' and e['actor_tid'] == $DSTATS]) > 0 and all(e['actor'] == 'diag_stats' for e in d['events'] if e['actor_tid'] == $DSTATS and e['kind'] in ('preempt', 'intruder'))")" True
 check_eq "correlate: a request's interval is its latency before its timestamp" \
 	"$(json_get "$T/c1.out" "all(q['end_mono_ns'] == q['ts_ns'] and q['end_mono_ns'] - q['start_mono_ns'] == q['latency_ns'] for q in d['correlation']['slow_requests'])")" True
 
@@ -237,10 +252,10 @@ diag_run c2 $((1 - CPU)) 2 --correlate "$T/c2.late" --baseline "$T/first.json" -
 check_eq "fixed: exit 1 (the CPU-level checks of this machine)" "$RUN_RC" 1
 check "fixed: the bundle's report parses" json_ok "$T/b2/report.json"
 check_eq "fixed: blocks SILENT" "$(row "$T/b2/report.json" blocks)" "True 0"
-check_eq "fixed: no event names diag_stats" \
-	"$(json_get "$T/b2/report.json" "len([e for e in d['events'] if e['actor'] == 'diag_stats'])")" 0
+check_eq "fixed: no event of diag_stats" \
+	"$(json_get "$T/b2/report.json" "len([e for e in d['events'] if e['actor_tid'] == $DSTATS and e['kind'] in ('preempt', 'intruder')])")" 0
 check_eq "fixed: no request put on diag_stats or diag_flusher" \
-	"$(json_get "$T/b2/report.json" "[c['cause'] for c in d['correlation']['causes'] if 'diag_' in c['cause']]")" "[]"
+	"$(json_get "$T/b2/report.json" "[c['cause'] for c in d['correlation']['causes'] if '(tid $DSTATS)' in c['cause'] or '(tid $DFLUSH)' in c['cause']]")" "[]"
 check_eq "fixed: every request of the file is in the correlation" \
 	"$(json_get "$T/b2/report.json" "d['correlation']['explained'] + d['correlation']['unexplained']")" "$(requests "$T/c2.late")"
 check_grep "fixed: the table says blocks is SILENT" '^blocks +SILENT' "$T/c2.out"

@@ -474,6 +474,20 @@ static void test_thread_first(void)
 		      "a blocking syscall: its block names the cause");
 	hc_correlation_free(&c);
 	hc_requests_free(&rq);
+	/* blocked 4 ms while another task ran 5 ms on the CPU: the block */
+	e[0] = (struct hc_event){ .kind = HC_INTRUDER, .tid = 0, .start_ns = 1 * S,
+				  .dur_ns = 5 * MS, .what = "task", .actor = "other",
+				  .actor_tid = 50, .stack = "", .waker_stack = "" };
+	read_text(&rq, "1.0042 5000000\n", 15, HC_CLOCK_MONO, err, sizeof(err));
+	hc_correlate(&c, &t, &rq, HC_CORR_DEFAULT_WINDOW_NS);
+	CHECK_CAPTURE(summary_of, &c,
+		      "1 of 1 slow requests explained: 1 by blocks woken by flusher (tid 77)\n",
+		      "blocked while another task ran: the block names the cause");
+	hc_correlation_free(&c);
+	hc_requests_free(&rq);
+	e[0] = (struct hc_event){ .kind = HC_SYSCALL, .tid = 100, .start_ns = 1 * S,
+				  .dur_ns = 4100 * US, .what = "futex", .actor = "",
+				  .stack = "hot;lock_wait", .waker_stack = "" };
 	/* a write of 4.1 ms, 1 ms of it blocked: the syscall explains */
 	e[0].what = "write";
 	e[1].dur_ns = 1 * MS;

@@ -362,8 +362,10 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* Group g explains a request better than group b: a block or preemption
- * over a syscall when it covers half of what the syscall covers (the
- * syscall waited: who made it wait names the cause); else it covers more
+ * over a syscall, or over what ran on the CPU, when it covers half of
+ * what the other covers (the syscall waited, and what ran meanwhile ran
+ * because the thread was off: who made it wait names the cause); else it
+ * covers more
  * of it; as much, and it is of the hot thread's own events where b is of the
  * CPU's (a preemption by X and X's stay on the CPU are one fact, seen
  * from the thread and from the CPU: the thread's names it); then more
@@ -378,11 +380,12 @@ static bool better(const struct sweep *sw, uint32_t g, uint32_t b)
 	enum hc_kind gk = sw->groups.v[g].kind, bk = sw->groups.v[b].kind;
 	bool gi = gk == HC_INTRUDER, bi = bk == HC_INTRUDER;
 
-	/* a syscall that blocks (or is preempted) covers its wait: the wait
-	 * names the cause when it covers half of what the syscall does */
-	if (off_cpu(gk) && bk == HC_SYSCALL && sw->g_cov[g] >= sw->g_cov[b] / 2)
+	/* a syscall that blocks (or is preempted) covers its wait, and what
+	 * ran on the CPU meanwhile covers it too: the wait names the cause
+	 * when it covers half of what the other does */
+	if (off_cpu(gk) && (bk == HC_SYSCALL || bi) && sw->g_cov[g] >= sw->g_cov[b] / 2)
 		return true;
-	if (gk == HC_SYSCALL && off_cpu(bk) && sw->g_cov[b] >= sw->g_cov[g] / 2)
+	if ((gk == HC_SYSCALL || gi) && off_cpu(bk) && sw->g_cov[b] >= sw->g_cov[g] / 2)
 		return false;
 	if (sw->g_cov[g] != sw->g_cov[b])
 		return sw->g_cov[g] > sw->g_cov[b];

@@ -18,8 +18,9 @@
  * explained by the cause whose events overlap most of its interval (ties:
  * the hot thread's own events before the CPU's, then more events, then
  * the cause seen first in the window; but a block or preemption beats a
- * syscall when it covers half of what the syscall covers: the syscall
- * waited, and the wait names who made it), unexplained when
+ * syscall, or what ran on the CPU, when it covers half of what that
+ * covers: the syscall waited, the CPU ran others because the thread was
+ * off it, and the wait names who made it), unexplained when
  * no event overlaps it, or when it lies outside the recording window.
  *
  * Calls, from hotcheck.c: hc_requests_read() when the options are read
