@@ -60,14 +60,15 @@ enum {
 };
 
 static const char doc[] =
-"The whole evidence for hot threads in one command: their syscalls, page faults,\n"
-"blocks (and wakers), preemptions, migrations and signals, and everything that ran\n"
-"on their CPUs.  One row per check: SILENT, or the count, the top cause and its fix.\n"
+"The whole evidence for hot threads in one command: their syscalls, page\n"
+"faults, blocks (and wakers), preemptions, migrations and signals, and\n"
+"everything that ran on their CPUs.  One row per check: SILENT, or the\n"
+"count, the top cause and its fix.\n"
 "Exit status: 0 every check silent, 1 not, 2 bad input, 3 cannot trace.\n"
 "\n"
-"USAGE: hotcheck -t TID[,TID...] | -p PID  [-C CPU] [-d SECS] [--warmup SECS]\n"
-"                [--correlate FILE [--clock mono|real]] [--baseline FILE] [-o DIR]\n"
-"                [--pprof FILE] [-j]\n"
+"USAGE: hotcheck -t TID[,TID...] | -p PID  [-C CPU] [-d SECS]\n"
+"                [--warmup SECS] [--correlate FILE [--clock mono|real]]\n"
+"                [--baseline FILE] [-o DIR] [--pprof FILE] [-j]\n"
 "\n"
 "EXAMPLES:\n"
 "    hotcheck -t 4242 -d 10               # thread 4242 and its CPU, for 10 s\n"
