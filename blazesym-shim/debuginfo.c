@@ -268,7 +268,7 @@ static uint32_t die_udata(Dwarf_Die *die, unsigned name, uint32_t max)
 /* The name of an inlined subroutine: its linkage name (the whole path of
  * a Rust or C++ function), demangled, else its DW_AT_name, both found
  * through its abstract origin.  malloc'ed; "[inlined]" without either. */
-static char *inl_name(Dwarf_Die *die, bool demangle)
+static char *inl_name(Dwarf_Die *die, bool demangle, unsigned flags)
 {
 	Dwarf_Attribute a;
 	const char *n = NULL;
@@ -277,7 +277,7 @@ static char *inl_name(Dwarf_Die *die, bool demangle)
 	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
 	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
 		n = dwarf_formstring(&a);
-	if (n && demangle && (d = bzs_demangle(n)))
+	if (n && demangle && (d = bzs_demangle_opts(n, flags)))
 		return d;
 	if (!n)
 		n = dwarf_diename(die);
@@ -326,7 +326,8 @@ static int inl_walk(Dwarf_Die *parent, uint64_t pc, Dwarf_Die *found, int max, i
 	return 0;
 }
 
-bool bzs_dwarf_inlined(struct bzs_dwarf *d, uint64_t vaddr, bool demangle, struct bzs_inl **out,
+bool bzs_dwarf_inlined(struct bzs_dwarf *d, uint64_t vaddr, bool demangle, unsigned dmgl_flags,
+		       struct bzs_inl **out,
 		       size_t *n, struct bzs_inl *outer)
 {
 	Dwarf_Die cu, *scopes = NULL, *chain[BZS_INLINE_MAX], found[BZS_INLINE_MAX];
@@ -360,7 +361,7 @@ bool bzs_dwarf_inlined(struct bzs_dwarf *d, uint64_t vaddr, bool demangle, struc
 		Dwarf_Die *die = chain[k - 1 - j];
 		struct bzs_inl *at = j ? &inl[j - 1] : outer;
 
-		inl[j].name = inl_name(die, demangle);
+		inl[j].name = inl_name(die, demangle, dmgl_flags);
 		at->src = call_file(&cu, die);
 		at->line = die_udata(die, DW_AT_call_line, UINT32_MAX);
 		at->col = (uint16_t)die_udata(die, DW_AT_call_column, UINT16_MAX);

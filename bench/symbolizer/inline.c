@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 		struct bzs_inl *in, outer;
 		size_t k;
 
-		bzs_dwarf_inlined(d, a[i], true, &in, &k, &outer);
+		bzs_dwarf_inlined(d, a[i], true, 0, &in, &k, &outer);
 		frames += k;
 		bzs_inl_free(in, k);
 	}
