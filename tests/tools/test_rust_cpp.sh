@@ -58,6 +58,53 @@ if [ -x "$WL/rust_blocker_v0" ]; then
 		"$(grep -A1 -x '    rust_blocker::book::settle' "$T/sw" | grep -c -x '    rust_blocker::book::apply')" 10
 fi
 
+# wakers: the waker's stack, a futex wake made in kick, inlined in post,
+# inlined in ring: 10 wakeups of rs_waiter, each with the chain at its lines
+if [ -x "$WL/rust_blocker_v0" ]; then
+	WK=$BIN/wakers
+	L_RING=$(line_of "$RS" '            post(&WORD);')
+	L_POST=$(line_of "$RS" '        kick(w);')
+	L_KICK=$(line_of "$RS" 'std::hint::black_box(woken);')
+	wakeups() { json_get "$1" "sum(w['count'] for w in d['wakeups'] if w['waker']['comm'] == 'rs_blocker' and w['target']['comm'] == 'rs_waiter' and '$2' in ';'.join(w['user_stack']))"; }
+	start_wl_held rust_blocker_v0 10 30 0 wake
+	run_held "$T/wk" "$T/wke" "$WK" -p "$WL_PID" -j -d 10
+	check_eq "wakers: the 10 wakeups of rs_waiter come from rust_blocker::bell::ring" \
+		"$(wakeups "$T/wk" 'rust_blocker::bell::ring')" 10
+	check_eq "wakers without --inline: no inlined frame (post, kick) shown" \
+		"$(wakeups "$T/wk" 'rust_blocker::bell::post')" 0
+	start_wl_held rust_blocker_v0 10 30 0 wake
+	run_held "$T/wki" "$T/wkie" "$WK" -p "$WL_PID" -j --inline --lines -d 10
+	check_eq "wakers --inline --lines: ring, then post and kick inlined in it, at their lines, 10 wakeups" \
+		"$(wakeups "$T/wki" "rust_blocker::bell::ring (rust_blocker.rs:$L_RING);rust_blocker::bell::post (rust_blocker.rs:$L_POST);rust_blocker::bell::kick (rust_blocker.rs:$L_KICK)")" 10
+	check_eq "wakers --inline -j: post and kick marked inlined, ring not" \
+		"$(json_get "$T/wki" "sorted(set((f['name'].partition(' (')[0], f['inlined']) for w in d['wakeups'] if w['target']['comm'] == 'rs_waiter' for f in w['user_frames'] if 'rust_blocker::bell::' in f['name']))")" \
+		"[('rust_blocker::bell::kick', True), ('rust_blocker::bell::post', True), ('rust_blocker::bell::ring', False)]"
+	start_wl_held rust_blocker_v0 10 30 0 wake
+	run_held "$T/wkf" "$T/wkfe" "$WK" -p "$WL_PID" -f --inline -d 10
+	check_grep "wakers -f --inline: the inlined frames are ordinary folded frames" \
+		';rust_blocker::bell::ring;rust_blocker::bell::post;rust_blocker::bell::kick;' "$T/wkf"
+fi
+
+# pfwatch: 500 fresh pages written in touch, inlined in fill: 500 faults
+# there (fill's loop is unrolled: several addresses, each its stack)
+if [ -x "$WL/rust_blocker_v0" ]; then
+	PF=$BIN/pfwatch
+	L_FILL=$(line_of "$RS" '            touch(p, i);')
+	L_TOUCH=$(line_of "$RS" 'std::ptr::write_volatile(p.add(i \* PAGE), 1)')
+	faults_in() { json_get "$1" "sum(e['count'] for e in d['faults'] if e['comm'] == 'rs_blocker' and '$2' in ';'.join(e['user_stack']))"; }
+	start_wl_held rust_blocker_v0 500 30 0 fault
+	run_held "$T/pf" "$T/pfe" "$PF" -p "$WL_PID" -j -d 10
+	check_eq "pfwatch: the 500 faults in rust_blocker::pages::fill" "$(faults_in "$T/pf" 'rust_blocker::pages::fill')" 500
+	check_eq "pfwatch without --inline: touch not shown" "$(faults_in "$T/pf" 'rust_blocker::pages::touch')" 0
+	start_wl_held rust_blocker_v0 500 30 0 fault
+	run_held "$T/pfi" "$T/pfie" "$PF" -p "$WL_PID" -j --inline --lines -d 10
+	check_eq "pfwatch --inline --lines: touch inlined under fill, at their lines, 500 faults" \
+		"$(faults_in "$T/pfi" "rust_blocker::pages::fill (rust_blocker.rs:$L_FILL);rust_blocker::pages::touch (rust_blocker.rs:$L_TOUCH)")" 500
+	check_eq "pfwatch --inline -j: touch marked inlined, fill not" \
+		"$(json_get "$T/pfi" "sorted(set((f['name'].partition(' (')[0], f['inlined']) for e in d['faults'] if e['comm'] == 'rs_blocker' for f in e['user_frames'] if 'rust_blocker::pages::' in f['name']))")" \
+		"[('rust_blocker::pages::fill', False), ('rust_blocker::pages::touch', True)]"
+fi
+
 # C++: a member of a class template, and the inline member in it
 if [ -x "$WL/cpp_blocker" ]; then
 	start_wl_held cpp_blocker 20 30 0
