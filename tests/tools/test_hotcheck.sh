@@ -125,3 +125,20 @@ check_bad_inputs "$HC" "" "-t 0" "-t 999999999" "-t abc" "-t 1 -C 9999" "-t 1 -C
 check_rc "a TID that does not exist exits 2" 2 "$HC" -t 4194300 -d 1
 check_grep "and is named" '4194300' "$T/rc.err"
 check_no_btf "$HC" -t $$ -d 1
+
+# 5. --inline (the stack tools' option): a Rust thread's 10 sleeps in
+#    nap, inlined in settle, inlined in apply, under their blocks
+if [ -x "$WL/rust_blocker_v0" ]; then
+	start_wl_held rust_blocker_v0 10 30 0
+	rs_tid=
+	for i in $(seq 1 500); do
+		for t in /proc/"$WL_PID"/task/*; do
+			[ "$(cat "$t/comm" 2>/dev/null)" = rs_blocker ] && rs_tid=${t##*/}
+		done
+		[ -n "$rs_tid" ] && break
+		sleep 0.01
+	done
+	run_held "$T/j5" "$T/e5" "$HC" -t "$rs_tid" --inline -j -d 10
+	check_eq "--inline: the 10 sleeps' blocks under apply;settle;nap" \
+		"$(json_get "$T/j5" "sum(b['count'] for b in d['causes']['blocks'] if 'rust_blocker::book::apply;rust_blocker::book::settle;rust_blocker::book::nap;' in b['stack'])")" 10
+fi

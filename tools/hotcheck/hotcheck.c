@@ -32,6 +32,7 @@
 
 static struct env {
 	struct common_opts c;
+	struct stack_opts s;	/* --inline, --no-params */
 	double warmup;
 	uint64_t ringbuf_kb;
 	bool cpus_given;
@@ -62,6 +63,8 @@ static const struct argp_option options[] = {
 	OPTS_PID,
 	OPTS_CPU("The hot CPUs (default: the CPUs the threads may run on)"),
 	OPTS_DURATION,
+	OPTS_INLINE,
+	OPTS_NO_PARAMS,
 	{ "warmup", OPT_WARMUP, "SECS", 0, "Page faults in the first SECS seconds are "
 	  "warm-up: counted apart, not checked", 0 },
 	{ "ringbuf-kb", OPT_RINGBUF, "KB", 0, "Event ring buffer size (default 16384; "
@@ -81,6 +84,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_RINGBUF:
 		env.ringbuf_kb = opt_u64("--ringbuf-kb", arg, 4, 1 << 20);
 		break;
+	case OPT_INLINE:
+	case OPT_NO_PARAMS:
+		return stack_parse_opt(key, arg, state, &env.s, &env.c);
 	case 'C':
 		env.cpus_given = true;
 		/* fall through */
@@ -197,7 +203,7 @@ int hotcheck_setup(struct lifecycle *lc)
 	run.opts = &env.c;
 	run.cpus = &env.c.cpus;
 	run.warmup = env.warmup;
-	run.sym = stacksym_new(false, false);
+	run.sym = stacksym_for(&env.s);
 	stacksym_want_kernel(run.sym);
 	stacksym_cache_targets(run.sym, &env.c);
 	err = lifecycle_stack_rings(lc, false, stacksym_on_announce, run.sym, NULL, NULL);
