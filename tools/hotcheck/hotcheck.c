@@ -32,7 +32,7 @@
 
 static struct env {
 	struct common_opts c;
-	struct stack_opts s;	/* --inline, --no-params */
+	struct stack_opts s;	/* --lines, --inline, --no-params */
 	double warmup;
 	uint64_t ringbuf_kb;
 	bool cpus_given;
@@ -63,6 +63,8 @@ static const struct argp_option options[] = {
 	OPTS_PID,
 	OPTS_CPU("The hot CPUs (default: the CPUs the threads may run on)"),
 	OPTS_DURATION,
+	{ "lines", OPT_LINES, NULL, 0, "Show file:line of user frames where debug info exists "
+	  "(slower)", 0 },
 	OPTS_INLINE,
 	OPTS_NO_PARAMS,
 	{ "warmup", OPT_WARMUP, "SECS", 0, "Page faults in the first SECS seconds are "
@@ -84,6 +86,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_RINGBUF:
 		env.ringbuf_kb = opt_u64("--ringbuf-kb", arg, 4, 1 << 20);
 		break;
+	case OPT_LINES:
 	case OPT_INLINE:
 	case OPT_NO_PARAMS:
 		return stack_parse_opt(key, arg, state, &env.s, &env.c);
