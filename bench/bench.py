@@ -1262,6 +1262,19 @@ def markdown(summary):
             "",
             md_table(*lost_rows(summary)),
         ]
+    if summary.get("inline"):
+        lines += [
+            "",
+            "`--inline` in the symbolizer (bench/symbolizer/inline.c): one address in the "
+            "middle of each function of the binary (rust_big: bench/symbolizer/rust_big.rs, "
+            "Rust's std and 64 types through its collections; rust_blocker_v0: the test "
+            "workload), looked up for its file:line (`--lines`), then for the functions "
+            "inlined there with their names demangled, twice: first with the index of "
+            "each compile unit built at its first look-up, then again. A tool looks up "
+            "each distinct address once (cached):",
+            "",
+            md_table(*inline_rows(summary)),
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -1288,6 +1301,52 @@ def update_doc(md, mdpath):
 
 
 # ---------------------------------------------------------------------------
+
+
+INLINE_BIN = os.path.join(ROOT, "build", "bench", "inline")
+INLINE_ELFS = [("rust_big", os.path.join(ROOT, "build", "bench", "rust_big")),
+               ("rust_blocker_v0", os.path.join(ROOT, "build", "workloads", "rust_blocker_v0"))]
+
+
+def run_inline(log):
+    """--inline's cost in the symbolizer (bench/symbolizer/inline.c): one
+    address in the middle of each function of a large Rust binary, looked
+    up for its line, then for its inlined functions twice (the first time
+    with each compile unit's index built)"""
+    out = []
+    if not os.access(INLINE_BIN, os.X_OK):
+        return out
+    for name, elf in INLINE_ELFS:
+        if not os.path.exists(elf):
+            log(f"  --inline on {name}: skipped: not built")
+            continue
+        log(f"  --inline look-ups on {name}")
+        r = subprocess.run([INLINE_BIN, elf, "1000000"], capture_output=True, text=True)
+        vals = dict(l.split(": ", 1) for l in r.stdout.splitlines() if ": " in l)
+        if r.returncode or "inline_again_ns_per_addr" not in vals:
+            out.append({"elf": name, "status": f"failed ({r.returncode}): {r.stderr.strip()[:200]}"})
+            continue
+        out.append({"elf": name, "status": "ok", "mb": os.path.getsize(elf) / 1e6,
+                    "addresses": int(vals["inline_addresses"]),
+                    "line_ns": float(vals["line_ns_per_addr"]),
+                    "first_ns": float(vals["inline_first_ns_per_addr"]),
+                    "again_ns": float(vals["inline_again_ns_per_addr"]),
+                    "frames": float(vals["inlined_frames_per_addr"])})
+    return out
+
+
+def inline_rows(summary):
+    head = ["binary", "MB", "addresses", "file:line us/addr", "--inline first us/addr",
+            "--inline again us/addr", "inlined frames/addr"]
+    rows = []
+    for s in summary.get("inline", []):
+        if s["status"] != "ok":
+            rows.append([s["elf"], s["status"]] + [""] * 5)
+            continue
+        rows.append([s["elf"], f"{s['mb']:.1f}", s["addresses"], f"{s['line_ns'] / 1e3:.1f}",
+                     f"{s['first_ns'] / 1e3:.1f}", f"{s['again_ns'] / 1e3:.1f}",
+                     f"{s['frames']:.2f}"])
+    return head, rows
 
 
 def main():
@@ -1360,11 +1419,12 @@ def main():
     try:	# each run kills what it started; this is for the rest
         b.calibrate(sorted({r["workload"] for r in active}))
         results = run_overhead(b, active, log)
-        stacks, lost = [], []
+        stacks, lost, inline = [], [], []
         if not a.no_stacks and not only:
             log("  report time with ~10,000 unique stacks")
             stacks = run_stacks(b, log)
             lost = run_lost(b, log)
+        inline = [] if only else run_inline(log)
     finally:
         other.kill()
         stats.disable()
@@ -1374,7 +1434,8 @@ def main():
                           "nice": a.nice,
                           "loops": b.loops, "stack_rounds": a.stack_rounds,
                           "only": a.only, "stacks_only": a.stacks_only, "seed": a.seed},
-               "bpf_stats": stats.how, "workloads": {}, "stacks": stacks, "lost": lost}
+               "bpf_stats": stats.how, "workloads": {}, "stacks": stacks, "lost": lost,
+               "inline": inline}
     for n in WORKLOADS:
         wr = [r for r in rows if r["workload"] == n]
         if wr:
@@ -1398,6 +1459,10 @@ def main():
         print()
         print("Stacks lost with default options, 10,000 and 100,000 distinct paths:")
         print(text_table(*lost_rows(summary)))
+    if inline:
+        print()
+        print("--inline look-ups in the symbolizer (one address per function):")
+        print(text_table(*inline_rows(summary)))
     os.makedirs(RESULTS, exist_ok=True)
     stem = date.strftime("%Y-%m-%d_%H%M%S") + ("-quick" if a.quick else "")
     if only or a.stacks_only:

@@ -33,6 +33,25 @@ for src in bench/workloads/*.c; do
 	fi
 done
 
+# --inline's cost (bench/symbolizer/inline.c, against the symbolizer's
+# sources) on a large Rust binary (bench/symbolizer/rust_big.rs: 35 MB
+# with std's debug info; its build takes minutes once, then is kept)
+if [ ! -x "$out/inline" ] || [ bench/symbolizer/inline.c -nt "$out/inline" ] ||
+   [ -n "$(find blazesym-shim -newer "$out/inline" -name '*.[ch]' | head -1)" ]; then
+	printf '  %-8s %s\n' CC "$out/inline"
+	${CC:-cc} -O2 -g -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iblazesym-shim -o "$out/inline" \
+		bench/symbolizer/inline.c blazesym-shim/*.c -lelf -ldw -lz -lpthread -liberty
+fi
+if command -v "${RUSTC:-rustc}" >/dev/null; then
+	if [ ! -x "$out/rust_big" ] || [ bench/symbolizer/rust_big.rs -nt "$out/rust_big" ]; then
+		printf '  %-8s %s (takes minutes)\n' RUSTC "$out/rust_big"
+		"${RUSTC:-rustc}" -O -g -C force-frame-pointers=yes -C symbol-mangling-version=v0 \
+			--edition 2021 bench/symbolizer/rust_big.rs -o "$out/rust_big"
+	fi
+else
+	echo "bench: rustc not found: no --inline row (Debian's rustc package)" >&2
+fi
+
 # The floor (an empty-ish program on each hook the tools use, bench/floor/):
 # BPF object -> skeleton -> loader, with the flags of the tools' objects.
 arch=$(uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')

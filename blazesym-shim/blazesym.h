@@ -96,8 +96,11 @@ typedef struct blaze_symbolizer_opts {
 	bool inlined_fns;
 	/* demangle C++ and Rust names */
 	bool demangle;
+	/* shim extension: with demangle, C++ names without their parameter
+	 * lists (`ns::f`, not `ns::f(std::string const&)`) */
+	bool demangle_no_params;
 	/* the first N bytes are reserved */
-	uint8_t reserved[20];
+	uint8_t reserved[19];
 } blaze_symbolizer_opts;
 
 blaze_symbolizer *blaze_symbolizer_new(void);

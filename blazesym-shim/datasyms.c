@@ -222,7 +222,8 @@ static void sym_one(blaze_symbolizer *s, pid_t pid, bool map_files,
 			r->module = NULL;	/* anonymous memory, not the file's */
 		return;
 	}
-	r->name = bzs_symtab_name(&f->syms, (size_t)i, s->opts.demangle);
+	r->name = bzs_symtab_name_opts(&f->syms, (size_t)i, s->opts.demangle,
+				       bzs_dmgl_flags(s));
 	r->offset = (size_t)(vaddr - f->syms.syms[i].addr);
 	r->addr = addr - r->offset;
 	r->reason = BLAZE_SYMBOLIZE_REASON_SUCCESS;

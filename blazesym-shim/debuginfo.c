@@ -167,10 +167,18 @@ int blaze_open_debug_file(const char *path, const unsigned char *build_id, size_
 	return fd;
 }
 
+struct cu_index;
+
 struct bzs_dwarf {
 	Dwarf *dw;
 	int fd;
+	/* the inline indexes of the compile units looked up so far, sorted
+	 * by unit offset (see "inlined functions" below) */
+	struct cu_index **cus;
+	size_t ncus, cus_cap;
 };
+
+static void cu_index_free(struct cu_index *x);
 
 struct bzs_dwarf *bzs_dwarf_open(int fd)
 {
@@ -233,6 +241,9 @@ void bzs_dwarf_close(struct bzs_dwarf *d)
 {
 	if (!d)
 		return;
+	for (size_t i = 0; i < d->ncus; i++)
+		cu_index_free(d->cus[i]);
+	free(d->cus);
 	dwarf_end(d->dw);
 	close(d->fd);
 	free(d);
@@ -268,7 +279,7 @@ static uint32_t die_udata(Dwarf_Die *die, unsigned name, uint32_t max)
 /* The name of an inlined subroutine: its linkage name (the whole path of
  * a Rust or C++ function), demangled, else its DW_AT_name, both found
  * through its abstract origin.  malloc'ed; "[inlined]" without either. */
-static char *inl_name(Dwarf_Die *die, bool demangle)
+static char *inl_name(Dwarf_Die *die, bool demangle, unsigned flags)
 {
 	Dwarf_Attribute a;
 	const char *n = NULL;
@@ -277,56 +288,227 @@ static char *inl_name(Dwarf_Die *die, bool demangle)
 	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
 	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
 		n = dwarf_formstring(&a);
-	if (n && demangle && (d = bzs_demangle(n)))
+	if (n && demangle && (d = bzs_demangle_opts(n, flags)))
 		return d;
 	if (!n)
 		n = dwarf_diename(die);
 	return strdup(n && *n ? n : "[inlined]");
 }
 
-/* The DW_TAG_inlined_subroutine DIEs that hold pc under parent, outermost
- * first, into found (at most max; depth bounds the recursion); their
- * count.  Cost: a walk of the namespaces of the compile unit (ms in a
- * Rust std unit), paid once per distinct address by the callers' cache */
-static int inl_walk(Dwarf_Die *parent, uint64_t pc, Dwarf_Die *found, int max, int depth)
+/* The inline index of one compile unit, built once, at its first look-up:
+ * every code scope of the unit (subprograms with code, inlined
+ * subroutines) by the address ranges it covers, each with its enclosing
+ * scope.  A look-up is then a binary search and a walk up the parents,
+ * instead of a walk of the unit's DIE tree (milliseconds in a unit of
+ * Rust's std) for each address. */
+struct scope {
+	Dwarf_Off off;		/* its DIE */
+	int32_t parent;		/* the enclosing scope, -1: none */
+	bool inlined;		/* DW_TAG_inlined_subroutine, else a subprogram */
+};
+
+struct range {
+	uint64_t lo, hi;	/* [lo, hi) */
+	uint64_t max_hi;	/* the largest hi of this range and those before */
+	uint32_t scope;
+	uint32_t depth;		/* nesting: an inner scope sorts after an outer one */
+};
+
+struct cu_index {
+	Dwarf_Off cu_off;
+	struct scope *scopes;
+	size_t nscopes, scopes_cap;
+	struct range *ranges;
+	size_t nranges, ranges_cap;
+	bool failed;		/* out of memory while built: no inline information */
+};
+
+static void cu_index_free(struct cu_index *x)
+{
+	if (!x)
+		return;
+	free(x->scopes);
+	free(x->ranges);
+	free(x);
+}
+
+/* The scope die, inside scope parent at depth, and its ranges: its index,
+ * or -1 when it covers no code */
+static int32_t index_scope(struct cu_index *x, Dwarf_Die *die, int32_t parent, uint32_t depth,
+			   bool inlined)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	int32_t id = (int32_t)x->nscopes;
+	bool any = false;
+
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (hi <= lo)
+			continue;
+		if (BZS_ARRAY_RESERVE(x->ranges, x->ranges_cap, x->nranges, 256)) {
+			x->failed = true;
+			return -1;
+		}
+		x->ranges[x->nranges++] = (struct range){ .lo = lo, .hi = hi, .scope = (uint32_t)id,
+							  .depth = depth };
+		any = true;
+	}
+	if (!any)
+		return -1;
+	if (BZS_ARRAY_RESERVE(x->scopes, x->scopes_cap, x->nscopes, 64)) {
+		x->failed = true;
+		return -1;
+	}
+	x->scopes[x->nscopes++] = (struct scope){ .off = dwarf_dieoffset(die), .parent = parent,
+						  .inlined = inlined };
+	return id;
+}
+
+/* The code scopes under die (parent: the scope that holds it), depth
+ * bounding the recursion */
+static void index_walk(struct cu_index *x, Dwarf_Die *die, int32_t parent, uint32_t depth)
 {
 	Dwarf_Die child;
 
-	if (depth > 256 || dwarf_child(parent, &child) != 0)
-		return 0;
+	if (depth > 256 || x->failed || dwarf_child(die, &child) != 0)
+		return;
 	do {
-		int tag = dwarf_tag(&child), n = 0;
+		int tag = dwarf_tag(&child);
+		int32_t id;
 
 		switch (tag) {
 		case DW_TAG_namespace:
 		case DW_TAG_module:
+		case DW_TAG_lexical_block:
 			/* (code is not inside types: C++ and Rust put the
 			 * concrete functions at namespace level) */
-			n = inl_walk(&child, pc, found, max, depth + 1);
+			index_walk(x, &child, parent, depth + 1);
 			break;
 		case DW_TAG_subprogram:
-		case DW_TAG_lexical_block:
 		case DW_TAG_inlined_subroutine:
-			if (dwarf_haspc(&child, pc) <= 0)
-				break;
-			if (tag == DW_TAG_inlined_subroutine && max > 0) {
-				found[0] = child;
-				return 1 + inl_walk(&child, pc, found + 1, max - 1, depth + 1);
-			}
-			n = inl_walk(&child, pc, found, max, depth + 1);
-			if (tag == DW_TAG_subprogram)
-				return n;	/* the function that holds pc */
+			id = index_scope(x, &child, parent, depth, tag == DW_TAG_inlined_subroutine);
+			/* an abstract instance (no code) holds no code either */
+			if (id >= 0)
+				index_walk(x, &child, id, depth + 1);
 			break;
 		default:
 			break;
 		}
-		if (n)
-			return n;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (!x->failed && dwarf_siblingof(&child, &child) == 0);
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
 	return 0;
 }
 
-bool bzs_dwarf_inlined(struct bzs_dwarf *d, uint64_t vaddr, bool demangle, struct bzs_inl **out,
+static struct cu_index *cu_index_build(Dwarf_Die *cu)
+{
+	struct cu_index *x = calloc(1, sizeof(*x));
+	uint64_t max_hi = 0;
+
+	if (!x)
+		return NULL;
+	x->cu_off = dwarf_dieoffset(cu);
+	index_walk(x, cu, -1, 0);
+	if (x->failed) {
+		cu_index_free(x);
+		return NULL;
+	}
+	if (x->nranges)
+		qsort(x->ranges, x->nranges, sizeof(*x->ranges), range_cmp);
+	for (size_t i = 0; i < x->nranges; i++) {
+		if (x->ranges[i].hi > max_hi)
+			max_hi = x->ranges[i].hi;
+		x->ranges[i].max_hi = max_hi;
+	}
+	return x;
+}
+
+/* The index of unit cu, built at the first look-up in it; NULL when out
+ * of memory */
+static struct cu_index *cu_index_get(struct bzs_dwarf *d, Dwarf_Die *cu)
+{
+	Dwarf_Off off = dwarf_dieoffset(cu);
+	size_t lo = 0, hi = d->ncus;
+	struct cu_index *x;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->cus[mid]->cu_off == off)
+			return d->cus[mid];
+		if (d->cus[mid]->cu_off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	x = cu_index_build(cu);
+	if (!x)
+		return NULL;
+	if (BZS_ARRAY_RESERVE(d->cus, d->cus_cap, d->ncus, 16)) {
+		cu_index_free(x);
+		return NULL;
+	}
+	memmove(&d->cus[lo + 1], &d->cus[lo], (d->ncus - lo) * sizeof(*d->cus));
+	d->cus[lo] = x;
+	d->ncus++;
+	return x;
+}
+
+/* The innermost scope of x that holds pc, or -1: the last range (by start,
+ * inner after outer) that starts at or before pc and holds it; nested
+ * ranges make it the innermost.  max_hi ends the search where no earlier
+ * range reaches pc. */
+static int32_t innermost(const struct cu_index *x, uint64_t pc)
+{
+	size_t i;
+
+	if (!x->nranges || x->ranges[0].lo > pc)
+		return -1;
+	i = BZS_SORTED_LAST_AT_MOST(x->ranges, x->nranges, lo, pc);
+	/* ties on lo: the deepest is the last of them */
+	for (;; i--) {
+		if (x->ranges[i].max_hi <= pc)
+			return -1;
+		if (x->ranges[i].hi > pc)
+			return (int32_t)x->ranges[i].scope;
+		if (!i)
+			return -1;
+	}
+}
+
+/* The DW_TAG_inlined_subroutine DIEs that hold pc, outermost first, into
+ * found (at most max): from the innermost scope up to the function that
+ * holds them.  Their count. */
+static int inl_find(struct bzs_dwarf *d, Dwarf_Die *cu, uint64_t pc, Dwarf_Die *found, int max)
+{
+	Dwarf_Off chain[BZS_INLINE_MAX];
+	struct cu_index *x = cu_index_get(d, cu);
+	int32_t sc = x ? innermost(x, pc) : -1;
+	int n = 0, k = 0;
+
+	for (; sc >= 0 && x->scopes[sc].inlined; sc = x->scopes[sc].parent) {
+		/* the innermost ones are dropped past max: keep the outermost */
+		if (n == BZS_INLINE_MAX)
+			memmove(chain, chain + 1, (BZS_INLINE_MAX - 1) * sizeof(*chain));
+		chain[n < BZS_INLINE_MAX ? n++ : BZS_INLINE_MAX - 1] = x->scopes[sc].off;
+	}
+	/* chain is innermost first */
+	for (int i = n - 1; i >= 0 && k < max; i--)
+		if (dwarf_offdie(d->dw, chain[i], &found[k]))
+			k++;
+	return k;
+}
+
+bool bzs_dwarf_inlined(struct bzs_dwarf *d, uint64_t vaddr, bool demangle, unsigned dmgl_flags,
+		       struct bzs_inl **out,
 		       size_t *n, struct bzs_inl *outer)
 {
 	Dwarf_Die cu, *scopes = NULL, *chain[BZS_INLINE_MAX], found[BZS_INLINE_MAX];
@@ -338,10 +520,9 @@ bool bzs_dwarf_inlined(struct bzs_dwarf *d, uint64_t vaddr, bool demangle, struc
 	memset(outer, 0, sizeof(*outer));
 	if (!d || !find_cu(d->dw, vaddr, &cu))
 		return false;
-	/* outermost first: the inlined subroutines around vaddr, found
-	 * by a walk down the compile unit (namespaces and types are entered,
-	 * code scopes only where they hold vaddr) */
-	ns = inl_walk(&cu, vaddr, found, BZS_INLINE_MAX, 0);
+	/* outermost first: the inlined subroutines around vaddr, from the
+	 * unit's inline index (built at its first look-up) */
+	ns = inl_find(d, &cu, vaddr, found, BZS_INLINE_MAX);
 	for (int i = 0; i < ns && k < BZS_INLINE_MAX; i++)
 		chain[k++] = &found[ns - 1 - i];
 	if (!k) {
@@ -360,7 +541,7 @@ bool bzs_dwarf_inlined(struct bzs_dwarf *d, uint64_t vaddr, bool demangle, struc
 		Dwarf_Die *die = chain[k - 1 - j];
 		struct bzs_inl *at = j ? &inl[j - 1] : outer;
 
-		inl[j].name = inl_name(die, demangle);
+		inl[j].name = inl_name(die, demangle, dmgl_flags);
 		at->src = call_file(&cu, die);
 		at->line = die_udata(die, DW_AT_call_line, UINT32_MAX);
 		at->col = (uint16_t)die_udata(die, DW_AT_call_column, UINT16_MAX);

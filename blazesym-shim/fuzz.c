@@ -4,6 +4,8 @@
  * (abort() when one breaks), free everything. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -27,6 +29,44 @@ static void check_symtab(struct bzs_symtab *t)
 	bzs_symtab_lookup(t, UINT64_MAX);
 }
 
+/* The DWARF reader on the same bytes (a file in memory): file:line and the
+ * inlined functions (with the index of each compile unit) at the start and
+ * the middle of the first symbols, names demangled */
+static void check_dwarf(const uint8_t *data, size_t size, const struct bzs_symtab *t)
+{
+	int fd = memfd_create("fuzz-dwarf", MFD_CLOEXEC);
+	struct bzs_dwarf *d;
+
+	if (fd < 0)
+		return;
+	if (write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		return;
+	}
+	d = bzs_dwarf_open(fd);	/* takes fd */
+	for (size_t i = 0; d && i < t->cnt && i < 64; i++) {
+		uint64_t at[2] = { t->syms[i].addr,
+				   t->syms[i].addr + (t->syms[i].end - t->syms[i].addr) / 2 };
+
+		for (int k = 0; k < 2; k++) {
+			struct bzs_inl *inl, outer;
+			const char *src;
+			uint32_t line;
+			uint16_t col;
+			size_t n;
+
+			bzs_dwarf_lookup(d, at[k], &src, &line, &col);
+			if (bzs_dwarf_inlined(d, at[k], true, (unsigned)k, &inl, &n, &outer)) {
+				for (size_t j = 0; j < n; j++)
+					if (!inl[j].name)
+						abort();
+				bzs_inl_free(inl, n);
+			}
+		}
+	}
+	bzs_dwarf_close(d);
+}
+
 int bzs_fuzz_elf(const uint8_t *data, size_t size)
 {
 	struct bzs_elf e;
@@ -38,6 +78,8 @@ int bzs_fuzz_elf(const uint8_t *data, size_t size)
 	memcpy(copy, data, size);
 	if (bzs_elf_load_mem(copy, size, &e) == 0) {
 		check_symtab(&e.syms);
+		if (e.has_dwarf)
+			check_dwarf(data, size, &e.syms);
 		for (size_t i = 0; i < e.nloads; i++) {
 			bzs_elf_off_to_vaddr(&e, e.loads[i].off, &va);
 			bzs_elf_off_to_vaddr(&e, e.loads[i].off + e.loads[i].filesz, &va);

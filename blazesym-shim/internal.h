@@ -195,6 +195,8 @@ ssize_t bzs_symtab_lookup(const struct bzs_symtab *t, uint64_t addr);
 void bzs_symtab_free(struct bzs_symtab *t);
 /* Name of symbol i, demangled (and cached) when demangle is set. */
 const char *bzs_symtab_name(struct bzs_symtab *t, size_t i, bool demangle);
+/* The same, demangled with flags (BZS_DEMANGLE_*) */
+const char *bzs_symtab_name_opts(struct bzs_symtab *t, size_t i, bool demangle, unsigned flags);
 
 /* ---- elf.c ---- */
 struct bzs_load {
@@ -258,7 +260,8 @@ struct bzs_inl {
  * outer: where the function that holds them calls (*out)[0] (src NULL
  * when none).  False when no compile unit covers vaddr (no inline
  * information) or out of memory. */
-bool bzs_dwarf_inlined(struct bzs_dwarf *d, uint64_t vaddr, bool demangle, struct bzs_inl **out,
+bool bzs_dwarf_inlined(struct bzs_dwarf *d, uint64_t vaddr, bool demangle, unsigned dmgl_flags,
+		       struct bzs_inl **out,
 		       size_t *n, struct bzs_inl *outer);
 void bzs_inl_free(struct bzs_inl *inl, size_t n);
 
@@ -408,6 +411,12 @@ struct blaze_symbolizer {
 	unsigned notices;
 	size_t pm_max_lines, pm_max_bytes; /* perf map limits */
 };
+
+/* The flags of its demangling (BZS_DEMANGLE_*) */
+static inline unsigned bzs_dmgl_flags(const blaze_symbolizer *s)
+{
+	return s->opts.demangle_no_params ? BZS_DEMANGLE_NO_PARAMS : 0;
+}
 
 /* Does the symbolizer read DWARF (file:line, inlined functions)? */
 static inline bool bzs_wants_dwarf(const blaze_symbolizer *s)

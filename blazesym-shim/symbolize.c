@@ -166,7 +166,7 @@ static void sym_file(blaze_symbolizer *s, struct bzs_vma *v, uint64_t addr, stru
 		t->reason = BLAZE_SYMBOLIZE_REASON_UNKNOWN_ADDR;
 		return;
 	}
-	t->name = bzs_symtab_name(tab, (size_t)i, s->opts.demangle);
+	t->name = bzs_symtab_name_opts(tab, (size_t)i, s->opts.demangle, bzs_dmgl_flags(s));
 	t->offset = (size_t)(vaddr - tab->syms[i].addr);
 	t->addr = addr - t->offset;
 	t->reason = BLAZE_SYMBOLIZE_REASON_SUCCESS;
@@ -174,8 +174,8 @@ static void sym_file(blaze_symbolizer *s, struct bzs_vma *v, uint64_t addr, stru
 		struct bzs_dwarf *d = bzs_file_dwarf(f);
 		struct bzs_inl outer;
 
-		t->no_inl = !bzs_dwarf_inlined(d, vaddr, s->opts.demangle, &t->inl, &t->ninl,
-					       &outer);
+		t->no_inl = !bzs_dwarf_inlined(d, vaddr, s->opts.demangle, bzs_dmgl_flags(s),
+					       &t->inl, &t->ninl, &outer);
 		if (!s->opts.code_info) {
 			/* names alone */
 			for (size_t k = 0; k < t->ninl; k++)

@@ -180,6 +180,13 @@ static char not_mangled;
 
 const char *bzs_symtab_name(struct bzs_symtab *t, size_t i, bool demangle)
 {
+	return bzs_symtab_name_opts(t, i, demangle, 0);
+}
+
+/* The names are demangled once each, with the flags of the first call (a
+ * table belongs to the file cache of one symbolizer: one set of flags) */
+const char *bzs_symtab_name_opts(struct bzs_symtab *t, size_t i, bool demangle, unsigned flags)
+{
 	const char *name = t->syms[i].name;
 
 	if (!demangle || (name[0] != '_' ))
@@ -190,7 +197,7 @@ const char *bzs_symtab_name(struct bzs_symtab *t, size_t i, bool demangle)
 			return name;
 	}
 	if (!t->demangled[i]) {
-		char *d = bzs_demangle(name);
+		char *d = bzs_demangle_opts(name, flags);
 
 		t->demangled[i] = d ? d : &not_mangled;
 		if (d)

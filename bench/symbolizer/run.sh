@@ -65,8 +65,10 @@ done
 echo "files in $B"
 
 # --inline: the DWARF reader on a Rust binary with std's debug info
-# (INLINE_ELF, default the Rust workload of tests/workloads)
-iel=${INLINE_ELF:-$root/build/workloads/rust_blocker_v0}
+# (INLINE_ELF; default the large one make bench builds from rust_big.rs,
+# else the Rust workload of tests/workloads)
+iel=${INLINE_ELF:-$root/build/bench/rust_big}
+[ -f "$iel" ] || iel=$root/build/workloads/rust_blocker_v0
 if [ -f "$iel" ]; then
 	$cc -O2 -g -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -I"$root/blazesym-shim" -o "$B/inline" \
 		"$root/bench/symbolizer/inline.c" "$root"/blazesym-shim/*.c -lelf -ldw -lz -lpthread -liberty

@@ -38,6 +38,9 @@ printf 'int f(void){return 1;}\nint g(void){return f()+1;}\n' >"$out/tiny.c"
 if $cc -shared -fPIC -nostdlib -Wl,--build-id -g -o "$out/corpus_elf/tiny.so" "$out/tiny.c" 2>/dev/null; then
 	objcopy --strip-debug "$out/corpus_elf/tiny.so" "$out/corpus_elf/tiny-nodebug.so" || true
 fi
+# inlined functions in the DWARF: the inline index's input
+printf 'static inline __attribute__((always_inline)) int in2(int x){return x*3;}\nstatic inline __attribute__((always_inline)) int in1(int x){return in2(x)+1;}\nint h(int x){return in1(x)+in1(x+1);}\n' >"$out/inl.c"
+$cc -shared -fPIC -nostdlib -O2 -g -Wl,--build-id -o "$out/corpus_elf/inl.so" "$out/inl.c" 2>/dev/null || true
 for f in /usr/lib/x86_64-linux-gnu/crt1.o /usr/lib/x86_64-linux-gnu/crti.o; do
 	[ -f "$f" ] && cp "$f" "$out/corpus_elf/" || true
 done

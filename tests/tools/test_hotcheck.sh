@@ -289,3 +289,20 @@ check_eq "and leaves it as it was" "$(ls "$T/b1" | wc -l)" 8
 check_bad_inputs "$HC" "-t $$ --clock mono" "-t $$ --correlate $T/bad.txt --clock utc" \
 	"-t $$ --correlate $T/none.txt" "-t $$ --correlate $T" "-t $$ --baseline $T/none.json" \
 	"-t $$ -o $T/bad.txt" "-t $$ --correlate ''" "-t $$ -j --pprof -"
+
+# 8. --inline (the stack tools' option): a Rust thread's 10 sleeps in
+#    nap, inlined in settle, inlined in apply, under their blocks
+if [ -x "$WL/rust_blocker_v0" ]; then
+	start_wl_held rust_blocker_v0 10 30 0
+	rs_tid=
+	for i in $(seq 1 500); do
+		for t in /proc/"$WL_PID"/task/*; do
+			[ "$(cat "$t/comm" 2>/dev/null)" = rs_blocker ] && rs_tid=${t##*/}
+		done
+		[ -n "$rs_tid" ] && break
+		sleep 0.01
+	done
+	run_held "$T/j8" "$T/e8" "$HC" -t "$rs_tid" --inline -j -d 10
+	check_eq "--inline: the 10 sleeps' blocks under apply;settle;nap" \
+		"$(json_get "$T/j8" "sum(b['count'] for b in d['causes']['blocks'] if 'rust_blocker::book::apply;rust_blocker::book::settle;rust_blocker::book::nap;' in b['stack'])")" 10
+fi

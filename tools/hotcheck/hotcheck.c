@@ -38,7 +38,7 @@
 
 static struct env {
 	struct common_opts c;
-	struct stack_opts s;		/* --pprof */
+	struct stack_opts s;	/* --pprof, --lines, --inline, --no-params */
 	double warmup;
 	uint64_t ringbuf_kb;
 	bool cpus_given;
@@ -83,6 +83,10 @@ static const struct argp_option options[] = {
 	OPTS_PID,
 	OPTS_CPU("The hot CPUs (default: the CPUs the threads may run on)"),
 	OPTS_DURATION,
+	{ "lines", OPT_LINES, NULL, 0, "Show file:line of user frames where debug info exists "
+	  "(slower)", 0 },
+	OPTS_INLINE,
+	OPTS_NO_PARAMS,
 	{ "warmup", OPT_WARMUP, "SECS", 0, "Page faults in the first SECS seconds are "
 	  "warm-up: counted apart, not checked", 0 },
 	{ "ringbuf-kb", OPT_RINGBUF, "KB", 0, "Event ring buffer size (default 16384; "
@@ -261,7 +265,7 @@ int hotcheck_setup(struct lifecycle *lc)
 	run.opts = &env.c;
 	run.cpus = &env.c.cpus;
 	run.warmup = env.warmup;
-	run.sym = stacksym_new(false, false);
+	run.sym = stacksym_for(&env.s);
 	stacksym_want_kernel(run.sym);
 	stacksym_cache_targets(run.sym, &env.c);
 	err = lifecycle_stack_rings(lc, false, stacksym_on_announce, run.sym, NULL, NULL);

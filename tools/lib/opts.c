@@ -300,6 +300,9 @@ error_t stack_parse_opt(int key, char *arg, struct argp_state *state,
 	case OPT_INLINE:
 		s->inlined = true;
 		break;
+	case OPT_NO_PARAMS:
+		s->no_params = true;
+		break;
 	case OPT_STACK_COPY:
 		s->stack_copy = opt_u64("--stack-copy-size", arg, 64, USTACK_COPY_MAX);
 		s->stack_copy_set = true;

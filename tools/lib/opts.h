@@ -47,6 +47,7 @@ enum {
 	OPT_STACK_COPY,
 	OPT_PPROF,
 	OPT_INLINE,
+	OPT_NO_PARAMS,
 	OPT_TOOL_BASE = 0x1100,
 };
 
@@ -58,6 +59,7 @@ struct stack_opts {
 	uint32_t max_entries;	/* --max-entries */
 	bool lines;		/* --lines */
 	bool inlined;		/* --inline */
+	bool no_params;		/* --no-params */
 	bool dwarf;		/* --dwarf */
 	uint32_t stack_copy;	/* --stack-copy-size */
 	bool stack_copy_set;
@@ -85,6 +87,9 @@ void stack_opts_finish(const struct stack_opts *s);
 #define OPTS_INLINE { "inline", OPT_INLINE, NULL, 0, "Show the functions inlined at each user " \
 			  "address as frames of their own (DWARF debug info; with --lines, each " \
 			  "with its file:line)", 0 }
+/* --no-params: the same in every stack tool */
+#define OPTS_NO_PARAMS { "no-params", OPT_NO_PARAMS, NULL, 0, "C++ function names without " \
+			  "their parameter lists (for very long template names)", 0 }
 /* -h as a short form of --help (CLI.md), for the tools that list it */
 #define OPTS_HELP_SHORT { NULL, 'h', NULL, OPTION_HIDDEN, "Give this help list", -1 }
 

@@ -152,7 +152,7 @@ static void kernel_loaded(struct stacksym *s)
 	s->kloading = false;
 }
 
-struct stacksym *stacksym_new(bool code_info, bool inlined)
+static struct stacksym *stacksym_make(bool code_info, bool inlined, bool no_params)
 {
 	struct stacksym *s = xcalloc(1, sizeof(*s));
 	blaze_symbolizer_opts o = {
@@ -160,6 +160,7 @@ struct stacksym *stacksym_new(bool code_info, bool inlined)
 		.code_info = code_info,
 		.inlined_fns = inlined,
 		.demangle = true,
+		.demangle_no_params = no_params,
 	};
 
 	s->sym = blaze_symbolizer_new_opts(&o);
@@ -177,6 +178,16 @@ struct stacksym *stacksym_new(bool code_info, bool inlined)
 	blaze_symbolizer_set_interrupt(s->sym, sym_interrupt, s);
 	blaze_symbolizer_set_notify(s->sym, sym_notice, s);
 	return s;
+}
+
+struct stacksym *stacksym_new(bool code_info, bool inlined)
+{
+	return stacksym_make(code_info, inlined, false);
+}
+
+struct stacksym *stacksym_for(const struct stack_opts *o)
+{
+	return stacksym_make(o->lines, o->inlined, o->no_params);
 }
 
 void stacksym_free(struct stacksym *s)
@@ -290,7 +301,7 @@ static const struct stack_module *sym_module(struct stacksym *s, const blaze_sym
  * [unknown] frames says no more than one.  Then count what is named.
  * locs, when given, follows out. */
 static int finish(struct stacksym *s, bool kernel, const char **out, struct frame_loc *locs,
-		  int len)
+		  bool *inl, int len)
 {
 	const char *unknown = s->unknown;
 	int n = 0;
@@ -300,6 +311,8 @@ static int finish(struct stacksym *s, bool kernel, const char **out, struct fram
 			continue;
 		if (locs)
 			locs[n] = locs[i];
+		if (inl)
+			inl[n] = inl[i];
 		out[n++] = out[i];
 	}
 	for (int i = 0; i < n; i++) {
@@ -355,9 +368,10 @@ static void inl_names(struct stacksym *s, const blaze_sym *b, struct name_val *v
  * addresses (all but the leaf) are looked up at addr - 1, inside the
  * call.  With --inline, an address stands for its function and those
  * inlined in it, outermost first; inlined frames that do not fit in cap
- * are left out (counted). */
+ * are left out (counted); inl (when not NULL) follows out: true for
+ * the frames of inlined functions. */
 static int resolve(struct stacksym *s, uint32_t pid, uint64_t image, const __u64 *ips,
-		   int n, const char **out, struct frame_loc *locs, int cap)
+		   int n, const char **out, struct frame_loc *locs, bool *inl, int cap)
 {
 	uint64_t addrs[STACK_FRAMES_MAX], miss[STACK_FRAMES_MAX];
 	struct name_val vals[STACK_FRAMES_MAX];
@@ -430,6 +444,8 @@ static int resolve(struct stacksym *s, uint32_t pid, uint64_t image, const __u64
 
 		if (locs)
 			locs[m] = (struct frame_loc){ .addr = addrs[i], .mod = v->mod };
+		if (inl)
+			inl[m] = false;
 		out[m++] = v->name;
 		s->st.user_no_inline_info += v->noinl;
 		s->st.user_inlined += take;
@@ -438,22 +454,24 @@ static int resolve(struct stacksym *s, uint32_t pid, uint64_t image, const __u64
 		for (uint32_t k = 0; k < take; k++) {
 			if (locs)
 				locs[m] = locs[m - 1];
+			if (inl)
+				inl[m] = true;
 			out[m++] = v->inl[k];
 		}
 	}
-	return finish(s, kernel, out, locs, m);
+	return finish(s, kernel, out, locs, inl, m);
 }
 
 int stacksym_user_image(struct stacksym *s, uint32_t pid, uint64_t image,
 			const __u64 *ips, int n, const char **out)
 {
-	return resolve(s, pid, image, ips, n, out, NULL, STACK_FRAMES_MAX);
+	return resolve(s, pid, image, ips, n, out, NULL, NULL, STACK_FRAMES_MAX);
 }
 
 int stacksym_user(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
 		  const char **out)
 {
-	return resolve(s, pid, 0, ips, n, out, NULL, STACK_FRAMES_MAX);
+	return resolve(s, pid, 0, ips, n, out, NULL, NULL, STACK_FRAMES_MAX);
 }
 
 static bool is_tracing_frame(const char *n)
@@ -477,7 +495,7 @@ static bool is_tracing_frame(const char *n)
 static int kernel_at(struct stacksym *s, const __u64 *ips, int n, const char **out,
 		     struct frame_loc *locs)
 {
-	int len = resolve(s, KPID, 0, ips, n, out, locs, STACK_FRAMES_MAX), drop = 0;
+	int len = resolve(s, KPID, 0, ips, n, out, locs, NULL, STACK_FRAMES_MAX), drop = 0;
 
 	/* out is root first: the machinery sits at the end (leaf side) */
 	while (drop < len && is_tracing_frame(out[len - 1 - drop]))
@@ -696,6 +714,7 @@ void stack_frames_resolve_at(struct stacksym *s, struct stackstore *st, const st
 
 	f->un = f->kn = 0;
 	f->ulost = f->klost = false;
+	f->inline_marks = s->inlined;
 	if (r->kstack >= STACK_ID_MIN) {
 		int n = kernel_frames(s, st, r, f, l);
 
@@ -716,12 +735,13 @@ void stack_frames_resolve_at(struct stacksym *s, struct stackstore *st, const st
 		if (mark) {
 			if (l)
 				l->u[f->un] = none;
+			f->uinl[f->un] = false;
 			f->u[f->un++] = mark;
 		}
 		if (n > STACK_FRAMES_MAX)
 			n = STACK_FRAMES_MAX;
 		f->un += resolve(s, r->pid, r->image, dips, n, f->u + f->un,
-				 l ? l->u + f->un : NULL, STACK_UFRAMES_MAX - f->un);
+				 l ? l->u + f->un : NULL, f->uinl + f->un, STACK_UFRAMES_MAX - f->un);
 	} else if (r->ustack >= STACK_ID_MIN) {
 		int n;
 		const __u64 *ips = stackstore_get(st, r->ustack, &n);
@@ -729,7 +749,7 @@ void stack_frames_resolve_at(struct stacksym *s, struct stackstore *st, const st
 		if (ips)
 			f->un = resolve(s, r->pid, r->image, ips,
 					n > STACK_FRAMES_MAX ? STACK_FRAMES_MAX : n, f->u,
-					l ? l->u : NULL, STACK_UFRAMES_MAX);
+					l ? l->u : NULL, f->uinl, STACK_UFRAMES_MAX);
 		else
 			f->ulost = true;
 	} else {
@@ -741,8 +761,10 @@ void stack_frames_resolve_at(struct stacksym *s, struct stackstore *st, const st
 		if (f->klost)
 			l->k[f->kn] = none;
 	}
-	if (f->ulost)
+	if (f->ulost) {
+		f->uinl[f->un] = false;
 		f->u[f->un++] = FRAME_USER_LOST;
+	}
 	if (f->klost)
 		f->k[f->kn++] = FRAME_KERNEL_LOST;
 }
@@ -769,9 +791,25 @@ void stack_frames_print(FILE *f, const struct stack_frames *fr, bool sep_between
 	stack_print_frames(f, "    ", fr->u, fr->un);
 }
 
+void stack_frames_json_user(struct json *j, const struct stack_frames *f, int n)
+{
+	json_kv_strs(j, "user_stack", f->u, n);
+	if (!f->inline_marks)
+		return;
+	json_key(j, "user_frames");
+	json_arr_begin(j);
+	for (int i = 0; i < n; i++) {
+		json_obj_begin(j);
+		json_kv_str(j, "name", f->u[i]);
+		json_kv_bool(j, "inlined", f->uinl[i]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 void stack_frames_json(struct json *j, const struct stack_frames *f)
 {
-	json_kv_strs(j, "user_stack", f->u, f->un);
+	stack_frames_json_user(j, f, f->un);
 	json_kv_strs(j, "kernel_stack", f->k, f->kn);
 }
 

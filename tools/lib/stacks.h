@@ -25,6 +25,10 @@ struct stacksym;
 /* code_info: file:line of user frames (--lines); inlined: each user
  * address also stands for the functions inlined at it (--inline) */
 struct stacksym *stacksym_new(bool code_info, bool inlined);
+/* The stacksym of a stack tool's options (opts.h): --lines, --inline,
+ * and --no-params (C++ names without their parameter lists) */
+struct stack_opts;
+struct stacksym *stacksym_for(const struct stack_opts *o);
 void stacksym_free(struct stacksym *s);
 /* Capture what is needed to name PID's frames after it exits.  While
  * tracing, a capture is bounded (what it leaves is loaded when the report
@@ -116,6 +120,10 @@ struct stack_frames {
 	const char *k[STACK_FRAMES_MAX + 1];
 	int un, kn;
 	bool ulost, klost;	/* the marker is the stack */
+	/* --inline: uinl[i] is true when u[i] is the frame of an inlined
+	 * function (inline_marks: the stacksym was made with --inline) */
+	bool inline_marks;
+	bool uinl[STACK_UFRAMES_MAX + 2];
 };
 
 /* Where one record's stacks are: ids of the stack engine (bpf/stackeng.h)
@@ -179,9 +187,13 @@ int stack_frames_cmp(const struct stack_frames *a, const struct stack_frames *b)
  * indented by four spaces.  The "--" line stands before any user frames,
  * or with sep_between only between kernel and user frames. */
 void stack_frames_print(FILE *f, const struct stack_frames *fr, bool sep_between);
-/* JSON: "user_stack": [...], "kernel_stack": [...] (root first).
+/* JSON: "user_stack": [...], "kernel_stack": [...] (root first), and
+ * with --inline "user_frames": [{"name": ..., "inlined": bool}, ...],
+ * the user frames again, each marked.
  * Folded: folded_add() with f->u, f->un, f->k, f->kn. */
 void stack_frames_json(struct json *j, const struct stack_frames *f);
+/* The user half of that, of the first n user frames */
+void stack_frames_json_user(struct json *j, const struct stack_frames *f, int n);
 
 /* losses_report() hints of the tools that take stacks with the stack
  * engine (bpf/losses.h kinds); a tool lists its own kinds after these */

@@ -94,6 +94,7 @@ static const struct argp_option options[] = {
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0, "Room for N (thread, stack) entries between two drains "
 	  "(every second) and N threads off-CPU at once (default 32768)", 0 },
 	OPTS_INLINE,
+	OPTS_NO_PARAMS,
 	{ "lines", OPT_LINES, NULL, 0, "Show file:line of user frames where debug info exists (slower)", 0 },
 	{ "dwarf", OPT_DWARF, NULL, 0, "Unwind user stacks with DWARF (.eh_frame) in user space: whole stacks "
 	  "for code built without frame pointers (costlier)", 0 },
@@ -537,7 +538,7 @@ int offcputime_setup(struct lifecycle *lc)
 	kstack_at_switch_out = env.kstack_at_switch_out ||
 			       !bpf_program__autoload(skel->progs.sched_switch_btf);
 	tool.counts = agg_add(lc->agg, skel->maps.counts_a, skel->maps.counts_b, NULL);
-	tool.sym = stacksym_new(env.s.lines, env.s.inlined);
+	tool.sym = stacksym_for(&env.s);
 	stacksym_want_kernel(tool.sym);
 	stacksym_cache_targets(tool.sym, &env.c);
 	if (env.s.dwarf)

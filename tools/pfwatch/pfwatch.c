@@ -93,6 +93,7 @@ static const struct argp_option options[] = {
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0, "Room for N (thread, stack, mode) entries between two drains "
 	  "(every second; default 32768)", 0 },
 	OPTS_INLINE,
+	OPTS_NO_PARAMS,
 	{ "lines", OPT_LINES, NULL, 0, "Show file:line of user frames where debug info exists (slower)", 0 },
 	OPTS_PPROF,
 	{ "dwarf", OPT_DWARF, NULL, 0, "Unwind user stacks with DWARF (.eh_frame) in user space: whole "
@@ -220,7 +221,7 @@ int pfwatch_setup(struct lifecycle *lc)
 		return err;
 	pf->counts = agg_add(lc->agg, skel->maps.counts_a, skel->maps.counts_b, pf_val_combine);
 
-	pf->r.sym = stacksym_new(env.s.lines, env.s.inlined);
+	pf->r.sym = stacksym_for(&env.s);
 	pf->r.vmas = vmas_new();
 	targets_init(&pf->targets, &env.c);
 	if (env.s.dwarf)

@@ -244,7 +244,7 @@ static void json_slow_calls(struct json *j, const struct slow_calls *s)
 		json_kv_i64(j, "ret", e->ret);
 		slow_call_frames(s, e, s->slow[i].dwarf_id, &f);
 		/* a stack not taken is an empty list here, FRAME_USER_LOST in plain */
-		json_kv_strs(j, "user_stack", f.u, f.ulost ? 0 : f.un);
+		stack_frames_json_user(j, &f, f.ulost ? 0 : f.un);
 		json_obj_end(j);
 	}
 	json_arr_end(j);

@@ -20,11 +20,12 @@
 #define POLL_BATCH 512
 #define BATCH_FULL (-EAGAIN)
 
-int slow_calls_start(struct slow_calls *s, const struct common_opts *o, bool lines, bool inlined,
-		     struct stackstore *stacks, int stack_rb_fd, bool dwarf)
+int slow_calls_start(struct slow_calls *s, const struct common_opts *o,
+		     const struct stack_opts *so, struct stackstore *stacks, int stack_rb_fd,
+		     bool dwarf)
 {
 	s->keep = o->json;
-	s->sym = stacksym_new(lines, inlined);
+	s->sym = stacksym_for(so);
 	stacksym_cache_targets(s->sym, o);
 	s->wall_offset = realtime_ns() - now_ns();
 	s->stacks = stacks;

@@ -51,12 +51,14 @@ struct slow_calls {
 	VEC(struct cached_image) cached;
 };
 
-/* The symbolizer (lines: with file:line), with the targets' maps, and the
- * clock offset; stacks:
+/* The symbolizer (of so: --lines, --inline, --no-params), with the
+ * targets' maps, and the clock offset; stacks:
  * the store that stack_rb (map fd stack_rb_fd) fills; dwarf: unwind the
  * samples of ustack_rb.  0 or a negative errno */
-int slow_calls_start(struct slow_calls *s, const struct common_opts *o, bool lines, bool inlined,
-		     struct stackstore *stacks, int stack_rb_fd, bool dwarf);
+struct stack_opts;
+int slow_calls_start(struct slow_calls *s, const struct common_opts *o,
+		     const struct stack_opts *so, struct stackstore *stacks, int stack_rb_fd,
+		     bool dwarf);
 /* The callback of "events" (ctx: the slow_calls) */
 int slow_calls_on_event(void *ctx, void *data, size_t size);
 /* --dwarf: the callback of ustack_rb (samples, and the calls after them) */

@@ -75,6 +75,7 @@ static const struct argp_option options[] = {
 	{ "stack-storage-size", OPT_STACK_STORAGE, "N", 0, "--slower-than: remember N stacks in the "
 	  "kernel as sent to user space (default 16384; more are sent again, never lost)", 0 },
 	OPTS_INLINE,
+	OPTS_NO_PARAMS,
 	{ "lines", OPT_LINES, NULL, 0, "--slower-than: show file:line of user frames where debug "
 	  "info exists (slower)", 0 },
 	{ "dwarf", OPT_DWARF, NULL, 0, "--slower-than: unwind user stacks with DWARF (.eh_frame) in "
@@ -208,7 +209,7 @@ int syswatch_setup(struct lifecycle *lc)
 		return 0;
 	}
 	lc->stacks = stackstore_new();
-	err = slow_calls_start(&tool.slow, &env.c, env.s.lines, env.s.inlined, lc->stacks,
+	err = slow_calls_start(&tool.slow, &env.c, &env.s, lc->stacks,
 			       bpf_map__fd(skel->maps.stack_rb), env.s.dwarf);
 	if (err)
 		return bpf_fail("creating the stack ring buffer", err);

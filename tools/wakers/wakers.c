@@ -92,6 +92,7 @@ static const struct argp_option options[] = {
 	  "drains (every second) and N traced threads (default 10240)", 0 },
 	{ "lines", OPT_LINES, NULL, 0, "Show file:line of user frames where debug info exists (slower)", 0 },
 	OPTS_INLINE,
+	OPTS_NO_PARAMS,
 	{ "dwarf", OPT_DWARF, NULL, 0, "Unwind the wakers' user stacks with DWARF (.eh_frame) in user "
 	  "space: whole stacks through code built without frame pointers (costlier)", 0 },
 	{ "stack-copy-size", OPT_STACK_COPY, "BYTES", 0, "--dwarf: bytes of user stack copied per "
@@ -725,7 +726,7 @@ int wakers_setup(struct lifecycle *lc)
 	tool.latency = agg_add(lc->agg, skel->maps.latency_a, skel->maps.latency_b,
 			       latency_combine);
 	/* the targets' own threads are the likeliest wakers */
-	tool.sym = stacksym_new(env.s.lines, env.s.inlined);
+	tool.sym = stacksym_for(&env.s);
 	stacksym_want_kernel(tool.sym);
 	stacksym_cache_targets(tool.sym, &env.c);
 	if (env.s.dwarf) {
