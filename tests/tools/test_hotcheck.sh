@@ -173,11 +173,15 @@ check_eq "correlate: explained + unexplained = the requests (none dropped)" \
 	"$(json_get "$T/c1.out" "d['correlation']['explained'] + d['correlation']['unexplained']")" \
 	"$(requests "$T/c1.late")"
 check_eq "correlate: the states add up" \
-	"$(json_get "$T/c1.out" "[sum(q['state'] == s for q in d['correlation']['slow_requests']) for s in ('explained', 'no_event', 'outside_window')] == [d['correlation']['explained'], d['correlation']['unexplained'] - d['correlation']['outside_window'], d['correlation']['outside_window']]")" True
+	"$(json_get "$T/c1.out" "[sum(q['state'] == s for q in d['correlation']['slow_requests']) for s in ('explained', 'no_event', 'outside_window', 'too_little')] == [d['correlation']['explained'], d['correlation']['unexplained'] - d['correlation']['outside_window'] - d['correlation']['too_little'], d['correlation']['outside_window'], d['correlation']['too_little']]")" True
 check_eq "correlate: no request outside the window (the workload ran inside it)" \
 	"$(json_get "$T/c1.out" "d['correlation']['outside_window']")" 0
 check_eq "correlate: the causes' requests add up to the explained ones" \
 	"$(json_get "$T/c1.out" "sum(c['requests'] for c in d['correlation']['causes']) == d['correlation']['explained']")" True
+check_eq "correlate: a request explained by time is covered half or more (else too_little)" \
+	"$(json_get "$T/c1.out" "[q['line'] for q in d['correlation']['slow_requests'] if q['state'] == 'explained' and q['covered_ns'] and 2 * q['covered_ns'] < q['end_mono_ns'] - q['start_mono_ns']]")" "[]"
+check_eq "correlate: one too_little names the cause that covers most of it" \
+	"$(json_get "$T/c1.out" "all(q.get('nearest_cause') and 2 * q['covered_ns'] < q['end_mono_ns'] - q['start_mono_ns'] for q in d['correlation']['slow_requests'] if q['state'] == 'too_little')")" True
 # the lock: diag_hot blocks in book_lock_wait, woken by diag_flusher
 check_ge "correlate: diag_hot blocked on the lock" \
 	"$(json_get "$T/c1.out" "[c['count'] for c in d['checks'] if c['check'] == 'blocks'][0]")" 1

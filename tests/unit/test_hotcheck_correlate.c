@@ -62,9 +62,9 @@ static const char requests_mono[] =
 	"0.5 1000\n";			/* before the window */
 
 static const char summary_want[] =
-	"6 of 8 slow requests explained: 3 by preemption by rdkafka-metrics (tid 812), "
-	"1 by blocks woken by diag_flusher (tid 77), 1 by IRQ 24 (eth0) on the CPU, "
-	"1 by page faults in order_book_grow; 2 unexplained (1 outside the recording window)\n";
+	"5 of 8 slow requests explained: 3 by preemption by rdkafka-metrics (tid 812), "
+	"1 by blocks woken by diag_flusher (tid 77), 1 by page faults in order_book_grow; "
+	"3 unexplained (1 outside the recording window, 1 overlapped by too little: under half)\n";
 
 static int read_text(struct hc_requests *rq, const char *text, size_t len, enum hc_clock clock,
 		     char *err, size_t errlen)
@@ -310,9 +310,9 @@ static void check_scenario(const struct hc_timeline *t, const char *text, enum h
 }
 
 static const char print_want[] =
-	"6 of 8 slow requests explained: 3 by preemption by rdkafka-metrics (tid 812), "
-	"1 by blocks woken by diag_flusher (tid 77), 1 by IRQ 24 (eth0) on the CPU, "
-	"1 by page faults in order_book_grow; 2 unexplained (1 outside the recording window)\n"
+	"5 of 8 slow requests explained: 3 by preemption by rdkafka-metrics (tid 812), "
+	"1 by blocks woken by diag_flusher (tid 77), 1 by page faults in order_book_grow; "
+	"3 unexplained (1 outside the recording window, 1 overlapped by too little: under half)\n"
 	"slow requests of slow.txt (clock mono; without a latency, the 1.0 ms before):\n"
 	"  line 2: 2.003000000, latency 2.5 ms: preemption by rdkafka-metrics (tid 812), 1.6 ms of 2.5 ms\n"
 	"    preempted by rdkafka-metrics (tid 812) for 2.1 ms\n"
@@ -321,7 +321,7 @@ static const char print_want[] =
 	"    blocked in futex for 4.0 ms, woken by diag_flusher (tid 77) from book_unlock\n"
 	"  line 5: 4.001000000, window 1.0 ms: page faults in order_book_grow, 0 ns of 1.0 ms\n"
 	"    page fault (major) at order_book_grow\n"
-	"  line 6: 5.000010000, latency 100 us: IRQ 24 (eth0) on the CPU, 10 us of 100 us\n"
+	"  line 6: 5.000010000, latency 100 us: unexplained: what overlaps it covers too little of it (most: IRQ 24 (eth0) on the CPU, 10 us of 100 us)\n"
 	"    IRQ 24 (eth0) for 12 us\n"
 	"  line 7: 6.100000000, latency 1.0 ms: preemption by rdkafka-metrics (tid 812), 1.0 ms of 1.0 ms\n"
 	"    preempted by rdkafka-metrics (tid 812) for 500.0 ms\n"
@@ -377,7 +377,7 @@ static void test_scenario(void)
 	{
 		char *js = unit_capture(json_of, &c);
 
-		CHECK(strstr(js, "\"requests\":8,\"explained\":6,\"unexplained\":2,\"outside_window\":1") != NULL,
+		CHECK(strstr(js, "\"requests\":8,\"explained\":5,\"unexplained\":3,\"outside_window\":1,\"too_little\":1") != NULL,
 		      "JSON: the counts");
 		CHECK(strstr(js, "{\"cause\":\"preemption by rdkafka-metrics (tid 812)\",\"kind\":\"preempt\",\"requests\":3,\"covered_ns\":3600000}") != NULL,
 		      "JSON: the first cause");
@@ -407,9 +407,9 @@ static void test_shown(void)
 	struct hc_correlation c;
 	char err[256];
 	static const char want[] =
-		"1 of 1 slow requests explained: 1 by syscalls (read)\n"
+		"0 of 1 slow requests explained; 1 unexplained (1 overlapped by too little: under half)\n"
 		"slow requests of slow.txt (clock mono; without a latency, the 1.0 ms before):\n"
-		"  line 1: 2.000000000, latency 1.00 s: syscalls (read), 41 us of 1.00 s\n"
+		"  line 1: 2.000000000, latency 1.00 s: unexplained: what overlaps it covers too little of it (most: syscalls (read), 41 us of 1.00 s)\n"
 		"    syscall read took 2 us\n"
 		"    syscall read took 3 us\n"
 		"    syscall read took 4 us\n"
@@ -547,9 +547,9 @@ static void test_many(void)
 	CHECK(read_text(&rq, text, len, HC_CLOCK_MONO, err, sizeof(err)) == 0, "many: read");
 	CHECK(hc_correlate(&c, &t, &rq, HC_CORR_DEFAULT_WINDOW_NS) == 0, "many: correlate");
 	CHECK_CAPTURE(summary_of, &c,
-		      "100001 of 100001 slow requests explained: 50001 by preemption by a (tid 1), "
-		      "50000 by preemption by b (tid 2)\n",
-		      "many: each request its event; the one over all goes to the first seen of a tie");
+		      "100000 of 100001 slow requests explained: 50000 by preemption by a (tid 1), "
+		      "50000 by preemption by b (tid 2); 1 unexplained (1 overlapped by too little: under half)\n",
+		      "many: each request its event; the one over all covered by too little (50 ms of its 2 s)");
 	CHECK_U64(c.res[m].n_events, m, "many: the request over all overlaps all 100000 events");
 	CHECK_U64(c.res[m].covered_ns, 50000 * US, "many: its cause covers 50 ms");
 	CHECK(c.res[12345].n_events == 1 && c.res[12345].covered_ns == 500,

@@ -408,6 +408,27 @@ static void settle(struct sweep *sw, struct hc_req_result *r)
 		if (best == HC_NO_CAUSE || better(sw, g, best))
 			best = g;
 	}
+	/* covering less than half: the instants inside it, if any, else too
+	 * little to explain it */
+	if (best != HC_NO_CAUSE && sw->g_cov[best] * HC_EXPLAIN_FRACTION < len) {
+		uint32_t inst = HC_NO_CAUSE;
+
+		for (size_t k = 0; k < sw->touched.n; k++) {
+			uint32_t g = sw->touched.v[k];
+
+			if (!sw->g_cov[g] && sw->g_cnt[g] &&
+			    (inst == HC_NO_CAUSE || sw->g_cnt[g] > sw->g_cnt[inst]))
+				inst = g;
+		}
+		if (inst == HC_NO_CAUSE) {
+			r->state = HC_REQ_TOO_LITTLE;
+			r->nearest = xstrdup(sw->groups.v[best].name);
+			r->covered_ns = sw->g_cov[best] < len ? sw->g_cov[best] : len;
+			best = HC_NO_CAUSE;
+		} else {
+			best = inst;
+		}
+	}
 	if (best != HC_NO_CAUSE) {
 		r->state = HC_REQ_EXPLAINED;
 		r->cause = best;
@@ -555,6 +576,8 @@ int hc_correlate(struct hc_correlation *c, const struct hc_timeline *tl,
 			c->unexplained++;
 		if (c->res[i].state == HC_REQ_OUTSIDE)
 			c->outside++;
+		if (c->res[i].state == HC_REQ_TOO_LITTLE)
+			c->too_little++;
 	}
 	rank_causes(c, &sw);
 	vec_free(&live);
@@ -574,6 +597,8 @@ void hc_correlation_free(struct hc_correlation *c)
 	for (size_t i = 0; i < c->n_causes; i++)
 		free(c->causes[i].name);
 	free(c->causes);
+	for (size_t i = 0; c->res && i < c->rq->n; i++)
+		free(c->res[i].nearest);
 	free(c->res);
 	*c = (struct hc_correlation){ 0 };
 }
@@ -595,8 +620,15 @@ void hc_correlation_summary(FILE *f, const struct hc_correlation *c)
 			c->n_causes - HC_CORR_SUMMARY_CAUSES);
 	if (c->unexplained) {
 		fprintf(f, "; %" PRIu64 " unexplained", c->unexplained);
+		if (c->outside || c->too_little)
+			fprintf(f, " (");
 		if (c->outside)
-			fprintf(f, " (%" PRIu64 " outside the recording window)", c->outside);
+			fprintf(f, "%" PRIu64 " outside the recording window", c->outside);
+		if (c->too_little)
+			fprintf(f, "%s%" PRIu64 " overlapped by too little: under half", c->outside ? ", " : "",
+				c->too_little);
+		if (c->outside || c->too_little)
+			fprintf(f, ")");
 	}
 	fputc('\n', f);
 }
@@ -631,7 +663,11 @@ void hc_correlation_print(FILE *f, const struct hc_correlation *c)
 			continue;
 		}
 		hc_fmt_dur(d2, sizeof(d2), r->covered_ns);
-		fprintf(f, "%s, %s of %s\n", c->causes[r->cause].name, d2, d);
+		if (r->state == HC_REQ_TOO_LITTLE)
+			fprintf(f, "unexplained: what overlaps it covers too little of it "
+				"(most: %s, %s of %s)\n", r->nearest, d2, d);
+		else
+			fprintf(f, "%s, %s of %s\n", c->causes[r->cause].name, d2, d);
 		for (uint32_t k = 0; k < r->n_shown; k++)
 			fprintf(f, "    %s\n", hc_event_phrase(buf, sizeof(buf), &c->tl->ev[r->shown[k]]));
 		if (r->n_events > r->n_shown)
@@ -642,7 +678,7 @@ void hc_correlation_print(FILE *f, const struct hc_correlation *c)
 static const char *state_name(enum hc_req_state s)
 {
 	return s == HC_REQ_EXPLAINED ? "explained" : s == HC_REQ_OUTSIDE ? "outside_window"
-									 : "no_event";
+		: s == HC_REQ_TOO_LITTLE ? "too_little" : "no_event";
 }
 
 void hc_correlation_json(struct json *j, const struct hc_correlation *c)
@@ -658,6 +694,7 @@ void hc_correlation_json(struct json *j, const struct hc_correlation *c)
 	json_kv_u64(j, "explained", c->explained);
 	json_kv_u64(j, "unexplained", c->unexplained);
 	json_kv_u64(j, "outside_window", c->outside);
+	json_kv_u64(j, "too_little", c->too_little);
 	json_key(j, "causes");
 	json_arr_begin(j);
 	for (size_t i = 0; i < c->n_causes; i++) {
@@ -689,6 +726,8 @@ void hc_correlation_json(struct json *j, const struct hc_correlation *c)
 		json_kv_str(j, "state", state_name(r->state));
 		if (r->cause != HC_NO_CAUSE)
 			json_kv_str(j, "cause", c->causes[r->cause].name);
+		if (r->nearest)
+			json_kv_str(j, "nearest_cause", r->nearest);
 		json_kv_u64(j, "covered_ns", r->covered_ns);
 		json_kv_u64(j, "events", r->n_events);
 		json_key(j, "shown");

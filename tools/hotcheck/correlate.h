@@ -88,13 +88,19 @@ struct hc_corr_cause {
 	uint64_t covered_ns;	/* of their intervals, by its events */
 };
 
-enum hc_req_state { HC_REQ_EXPLAINED, HC_REQ_NO_EVENT, HC_REQ_OUTSIDE };
+/* A request is explained when one cause's events cover half of its
+ * interval or more, or, when none does, by instants (faults, signals)
+ * inside it; overlapped by less, it is HC_REQ_TOO_LITTLE, with the cause
+ * that covers most (nearest) */
+#define HC_EXPLAIN_FRACTION 2	/* covered >= interval / 2 */
+enum hc_req_state { HC_REQ_EXPLAINED, HC_REQ_NO_EVENT, HC_REQ_OUTSIDE, HC_REQ_TOO_LITTLE };
 
 struct hc_req_result {
 	uint64_t start_ns, end_ns;	/* its interval, CLOCK_MONOTONIC */
 	enum hc_req_state state;
 	uint32_t cause;			/* in causes[], HC_NO_CAUSE */
 	uint64_t covered_ns;		/* by the cause's events (at most the interval) */
+	char *nearest;			/* HC_REQ_TOO_LITTLE: the cause covering most */
 	uint64_t n_events;		/* events that overlap it */
 	uint32_t n_shown;
 	uint32_t shown[HC_CORR_SHOW];	/* in ev[], in time order */
@@ -107,7 +113,7 @@ struct hc_correlation {
 	struct hc_req_result *res;	/* one per request, in the file's order */
 	struct hc_corr_cause *causes;	/* most requests first */
 	size_t n_causes;
-	uint64_t explained, unexplained, outside;
+	uint64_t explained, unexplained, outside, too_little;
 };
 
 /* rq against tl (events sorted by start or not): 0, or -1 when the
