@@ -152,8 +152,32 @@ diag_run() {
 	read -r DPID DHOT DSTATS DFLUSH <"$WL_OUT"
 	echo -20 >/proc/"$DPID"/autogroup
 	run_released "$T/$tag.out" "$T/$tag.err" tracing 'touch "$WL_GOFILE"' \
-		"$HC" -t "$DHOT" -C $CPU -d 60 "$@"
+		${HC_VIA:-"$HC"} -t "$DHOT" -C $CPU -d 60 "$@"
 	wait_wl
+}
+# hc_real_stdin ARGS...: hotcheck ARGS reading --correlate - on stdin, the
+# late file of c2 with CLOCK_REALTIME timestamps (integer ns: mono + the
+# offset between the clocks now), given once diag_hot has exited (the
+# late file written; hotcheck says so on stderr); its comment lines kept,
+# so that each request keeps its line number
+hc_real_stdin() {
+	{
+		local i
+		for i in $(seq 1 1400); do	# at most 70 s: hotcheck's -d 60 is over by then
+			grep -q 'every traced process has exited' "$T/c2.err" 2>/dev/null && break
+			sleep 0.05
+		done
+		python3 -c '
+import sys, time
+off = time.clock_gettime_ns(time.CLOCK_REALTIME) - time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+for l in open(sys.argv[1]):
+    if l.startswith("#"):
+        print(l, end="")	# kept: the lines keep their numbers
+        continue
+    s, lat = l.split()
+    sec, frac = s.split(".")
+    print(int(sec) * 10**9 + int(frac.ljust(9, "0")) + off, lat)' "$T/c2.late"
+	} | "$HC" "$@"
 }
 # requests FILE: the request lines of a late file
 requests() { grep -cv '^#' "$1"; }
@@ -252,7 +276,22 @@ check_eq "pprof: a gzipped profile with the off-CPU sample type and the lock's s
 #    names diag_stats, and --baseline shows the change.  (The preemptions
 #    and cpu intruders rows count the other tasks of this shared CPU and
 #    are not silent here.)
-diag_run c2 $((1 - CPU)) 2 --correlate "$T/c2.late" --baseline "$T/first.json" -o "$T/b2"
+#    The requests come on stdin, on CLOCK_REALTIME (--clock real).
+HC_VIA=hc_real_stdin diag_run c2 $((1 - CPU)) 2 --correlate - --clock real \
+	--baseline "$T/first.json" -o "$T/b2"
+check_eq "clock real: every request inside the window (converted back to CLOCK_MONOTONIC)" \
+	"$(json_get "$T/b2/report.json" "(d['correlation']['clock'], d['correlation']['outside_window'])")" "('real', 0)"
+check_eq "clock real: each request's interval where its CLOCK_MONOTONIC line puts it (within 1 ms: the clocks' offset read twice)" \
+	"$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+mono = {}
+for n, l in enumerate(open(sys.argv[2]), 1):
+    if not l.startswith("#"):
+        s, lat = l.split(); sec, frac = s.split(".")
+        mono[n] = int(sec) * 10**9 + int(frac.ljust(9, "0"))
+print(len(mono) > 0 and len(d["correlation"]["slow_requests"]) == len(mono) and
+      all(abs(q["end_mono_ns"] - mono[q["line"]]) < 10**6 for q in d["correlation"]["slow_requests"]))' "$T/b2/report.json" "$T/c2.late")" True
 check_eq "fixed: exit 1 (the CPU-level checks of this machine)" "$RUN_RC" 1
 check "fixed: the bundle's report parses" json_ok "$T/b2/report.json"
 check_eq "fixed: blocks SILENT" "$(row "$T/b2/report.json" blocks)" "True 0"
