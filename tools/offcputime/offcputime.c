@@ -397,7 +397,8 @@ static void report(struct stackstore *st, struct stacksym *sym,
 	bool print = pprof_out != stdout;
 	struct json j;
 
-	qsort(c->e, c->n, sizeof(*c->e), entry_cmp);
+	if (c->n)	/* nothing recorded: c->e is NULL, which qsort may not be given */
+		qsort(c->e, c->n, sizeof(*c->e), entry_cmp);
 	if (pprof_out) {
 		pp = pprof_run_new(pprof_types, 2);
 		l = xcalloc(1, sizeof(*l));
