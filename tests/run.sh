@@ -9,12 +9,25 @@ export ROOT BUILD
 pattern=${1:-}
 log=$(mktemp /tmp/suite-results.XXXXXX)
 
+# run_one NAME CMD...: runs one test, its lines into the log.  A unit test
+# (a program: UNIT=1) that exits non-zero without a "not ok" line, or any
+# test killed by a signal (a crash: its remaining checks never ran), is a
+# failure of its own: otherwise a test that crashes would count only the
+# checks it passed before.
 run_one() {
 	local name=$1; shift
 	[ -n "$pattern" ] && [[ "$name" != *$pattern* ]] && return
 	echo "# $name"
-	local start=$SECONDS
-	"$@" 2>&1 | tee -a "$log" | grep -E '^(not ok|#)' || true
+	local start=$SECONDS rc out
+	out=$(mktemp /tmp/suite-one.XXXXXX)
+	"$@" 2>&1 | tee "$out" | grep -E '^(not ok|#)'
+	rc=${PIPESTATUS[0]}
+	cat "$out" >>"$log"
+	if [ "$rc" -gt 128 ] || { [ -n "${UNIT:-}" ] && [ "$rc" != 0 ] && ! grep -q '^not ok' "$out"; }; then
+		echo "not ok - $name: exited with status $rc$([ "$rc" -gt 128 ] && echo " (signal $((rc - 128)))") after $(grep -c '^ok' "$out") checks" |
+			tee -a "$log"
+	fi
+	rm -f "$out"
 	echo "# $name: $((SECONDS - start)) s"
 }
 
@@ -24,7 +37,7 @@ fi
 
 for t in "$BUILD"/tests/test_*; do
 	[ -x "$t" ] || continue
-	run_one "$(basename "$t")" "$t"
+	UNIT=1 run_one "$(basename "$t")" "$t"
 done
 # symbolizer scenarios with real processes (TAP output of its own)
 run_one symbolizer_scenarios "$ROOT/tests/symbolizer/run.sh"

@@ -574,7 +574,8 @@ static void nest_timer_callbacks(struct hc_run *r, const char **tick_cause, bool
 		if (is_tick(rec))
 			vec_push(&t, ((struct tick_span){ rec->ts, rec->ts + rec->dur, rec->cpu, i }));
 	}
-	qsort(t.v, t.n, sizeof(*t.v), tick_span_cmp);
+	if (t.n)	/* t.v is NULL when empty, which qsort may not be given */
+		qsort(t.v, t.n, sizeof(*t.v), tick_span_cmp);
 	for (size_t i = 0; t.n && i < r->recs.n; i++) {
 		const struct hc_rec *rec = &r->recs.v[i];
 		size_t lo = 0, hi = t.n;

@@ -714,7 +714,7 @@ void stack_frames_resolve_at(struct stacksym *s, struct stackstore *st, const st
 
 	f->un = f->kn = 0;
 	f->ulost = f->klost = false;
-	f->inline_marks = s->inlined;
+	f->inline_marks = s && s->inlined;	/* s NULL: no symbolizer (nothing to resolve) */
 	if (r->kstack >= STACK_ID_MIN) {
 		int n = kernel_frames(s, st, r, f, l);
 

@@ -125,7 +125,8 @@ static int entry_cmp(const void *a, const void *b)
 
 void collected_sort(struct collected *c)
 {
-	qsort(c->e, c->n, sizeof(*c->e), entry_cmp);
+	if (c->n)	/* nothing recorded: c->e may be NULL, which qsort may not be given */
+		qsort(c->e, c->n, sizeof(*c->e), entry_cmp);
 }
 
 void collected_free(struct collected *c)

@@ -378,7 +378,8 @@ static void resolve_all(struct stacksym *sym, struct stackstore *st, struct coll
 		c->e[i].f->l = env.s.pprof ? xmalloc(sizeof(struct stack_locs)) : NULL;
 		resolve(sym, st, &c->e[i].key, c->e[i].dwarf, c->e[i].f);
 	}
-	qsort(c->e, c->n, sizeof(*c->e), ident_cmp);
+	if (c->n)	/* nothing recorded: c->e may be NULL, which qsort may not be given */
+		qsort(c->e, c->n, sizeof(*c->e), ident_cmp);
 	for (size_t i = 0; i < c->n; i++) {
 		struct entry *d = &c->e[out - (out ? 1 : 0)];
 
@@ -394,7 +395,8 @@ static void resolve_all(struct stacksym *sym, struct stackstore *st, struct coll
 		c->e[out++] = c->e[i];
 	}
 	c->n = out;
-	qsort(c->e, c->n, sizeof(*c->e), entry_cmp);
+	if (c->n)	/* nothing recorded: c->e may be NULL, which qsort may not be given */
+		qsort(c->e, c->n, sizeof(*c->e), entry_cmp);
 }
 
 static void collected_free(struct collected *c)
