@@ -20,7 +20,7 @@ echo "== build fuzz_hitm"
 [ -f "$root/build/syscall_names.h" ] || make -C "$root" build/syscall_names.h >/dev/null	# tools/lib/syscalls.c includes it
 $cc -g -O1 -std=gnu11 -D_GNU_SOURCE -DSUITE_VERSION='"fuzz"' \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-I"$root/tools/hitmtop" -I"$root/tools/lib" -I"$root/blazesym-shim" -I"$root/bpf" -I"$root/build" \
+	-I"$root/tools/hitmtop" -iquote "$root/tools/lib" -I"$root/blazesym-shim" -I"$root/bpf" -I"$root/build" \
 	-o "$out/fuzz_hitm" "$root/tests/fuzz/fuzz_hitm.c" \
 	$(ls "$root"/tools/hitmtop/*.c | grep -v '/hitmtop\.c$') \
 	"$root"/tools/lib/*.c "$root"/blazesym-shim/*.c -lbpf -lelf -ldw -lz -lpthread -liberty
