@@ -10,10 +10,11 @@ pattern=${1:-}
 log=$(mktemp /tmp/suite-results.XXXXXX)
 
 # run_one NAME CMD...: runs one test, its lines into the log.  A unit test
-# (a program: UNIT=1) that exits non-zero without a "not ok" line, or any
-# test killed by a signal (a crash: its remaining checks never ran), is a
-# failure of its own: otherwise a test that crashes would count only the
-# checks it passed before.
+# (a program: UNIT=1) killed by a signal (a crash: its remaining checks
+# never ran), or exiting non-zero without a "not ok" line, is a failure of
+# its own: otherwise a test that crashes would count only the checks it
+# passed before.  (A tool test is a script: its status is its last
+# command's, a workload's kill by the test among them.)
 run_one() {
 	local name=$1; shift
 	[ -n "$pattern" ] && [[ "$name" != *$pattern* ]] && return
@@ -23,7 +24,7 @@ run_one() {
 	"$@" 2>&1 | tee "$out" | grep -E '^(not ok|#)'
 	rc=${PIPESTATUS[0]}
 	cat "$out" >>"$log"
-	if [ "$rc" -gt 128 ] || { [ -n "${UNIT:-}" ] && [ "$rc" != 0 ] && ! grep -q '^not ok' "$out"; }; then
+	if [ -n "${UNIT:-}" ] && { [ "$rc" -gt 128 ] || { [ "$rc" != 0 ] && ! grep -q '^not ok' "$out"; }; }; then
 		echo "not ok - $name: exited with status $rc$([ "$rc" -gt 128 ] && echo " (signal $((rc - 128)))") after $(grep -c '^ok' "$out") checks" |
 			tee -a "$log"
 	fi
