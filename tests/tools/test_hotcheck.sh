@@ -281,7 +281,12 @@ HC_VIA=hc_real_stdin diag_run c2 $((1 - CPU)) 2 --correlate - --clock real \
 	--baseline "$T/first.json" -o "$T/b2"
 check_eq "clock real: every request inside the window (converted back to CLOCK_MONOTONIC)" \
 	"$(json_get "$T/b2/report.json" "(d['correlation']['clock'], d['correlation']['outside_window'])")" "('real', 0)"
-check_eq "clock real: each request's interval where its CLOCK_MONOTONIC line puts it (within 1 ms: the clocks' offset read twice)" \
+# (one offset between the clocks converts every request, so each lands
+# the same distance from its CLOCK_MONOTONIC line: the offset hotcheck read
+# at the start less the one the converter read at the end.  That distance
+# is not checked: once in CI it was over 1 ms, the clocks' offset having
+# moved within the run on this guest)
+check_eq "clock real: each request where its CLOCK_MONOTONIC line puts it, all moved by one offset" \
 	"$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -290,8 +295,9 @@ for n, l in enumerate(open(sys.argv[2]), 1):
     if not l.startswith("#"):
         s, lat = l.split(); sec, frac = s.split(".")
         mono[n] = int(sec) * 10**9 + int(frac.ljust(9, "0"))
-print(len(mono) > 0 and len(d["correlation"]["slow_requests"]) == len(mono) and
-      all(abs(q["end_mono_ns"] - mono[q["line"]]) < 10**6 for q in d["correlation"]["slow_requests"]))' "$T/b2/report.json" "$T/c2.late")" True
+q = d["correlation"]["slow_requests"]
+print(len(mono) > 0 and len(q) == len(mono) and
+      len(set(r["end_mono_ns"] - mono[r["line"]] for r in q)) == 1)' "$T/b2/report.json" "$T/c2.late")" True
 check_eq "fixed: exit 1 (the CPU-level checks of this machine)" "$RUN_RC" 1
 check "fixed: the bundle's report parses" json_ok "$T/b2/report.json"
 check_eq "fixed: blocks SILENT" "$(row "$T/b2/report.json" blocks)" "True 0"
