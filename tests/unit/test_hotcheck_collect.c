@@ -191,6 +191,21 @@ int main(void)
 	}
 	CHECK_U64(hc_timeline(&r)->n, 5, "the timeline keeps every record");
 	hc_run_free(&r);
+
+	/* A callback in the window whose tick began before it: the tick is
+	 * not counted, so the callback counts by itself */
+	memset(&r, 0, sizeof(r));
+	r.opts = &o;
+	r.cpus = &cpus;
+	strcpy(r.cfg.online, "0-1");
+	r.window_start_ns = 1000;
+	r.window_end_ns = 2000;
+	feed(&r, rec(HCR_VECTOR, 990, 30, HCV_LOCAL_TIMER));
+	feed(&r, rec(HCR_TIMER, 1005, 5, 0));
+	hc_collect_build(&r);
+	CHECK_U64(r.checks[HCK_TIMERS].count, 1,
+		  "a callback whose tick began before the window: counted by itself, once");
+	hc_run_free(&r);
 	cpu_list_free(&cpus);
 	return unit_exit();
 }

@@ -571,7 +571,7 @@ static void nest_timer_callbacks(struct hc_run *r, const char **tick_cause, bool
 	for (size_t i = 0; i < r->recs.n; i++) {
 		const struct hc_rec *rec = &r->recs.v[i];
 
-		if (is_tick(rec))
+		if (is_tick(rec) && in_window(r, rec))
 			vec_push(&t, ((struct tick_span){ rec->ts, rec->ts + rec->dur, rec->cpu, i }));
 	}
 	if (t.n)	/* t.v is NULL when empty, which qsort may not be given */
