@@ -652,7 +652,8 @@ void hc_collect_build(struct hc_run *r)
 	for (int c = 0; c < HCK_N; c++) {
 		struct hc_check *k = &r->checks[c];
 
-		qsort(r->causes[c].v, r->causes[c].n, sizeof(*r->causes[c].v), cause_cmp);
+		if (r->causes[c].n)	/* v is NULL when empty, which qsort may not be given */
+			qsort(r->causes[c].v, r->causes[c].n, sizeof(*r->causes[c].v), cause_cmp);
 		k->silent = !k->count;
 		if (!k->silent) {
 			const struct hc_cause *top = &r->causes[c].v[0];
@@ -703,7 +704,8 @@ void hc_collect_build(struct hc_run *r)
 
 		r->sys.v[j].name = intern(r, syscall_name_fmt(r->sys.v[j].nr, buf, sizeof(buf)));
 	}
-	qsort(r->sys.v, r->sys.n, sizeof(*r->sys.v), sys_cmp);
+	if (r->sys.n)
+		qsort(r->sys.v, r->sys.n, sizeof(*r->sys.v), sys_cmp);
 	r->tl.checks = r->checks;
 	r->tl.n_checks = HCK_N;
 	free(tick_cause);
