@@ -73,7 +73,7 @@ endif
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all clean test unit demo bench deps install uninstall workloads asan test-asan man static fuzz
+.PHONY: all clean test unit demo bench deps install uninstall workloads asan test-asan man static fuzz test-kernels
 
 BINS := $(patsubst %,$(BINDIR)/%,$(TOOLS))
 
@@ -189,6 +189,14 @@ deps:
 
 test: all unit
 	$(Q)tests/run.sh
+
+# the tools under Debian's 5.10, 6.1 and 6.12 kernels (and -rt) in QEMU:
+# tests/kernels/run.sh; REPEAT=N boots each N times, KERNELS="6.1 6.12"
+# picks some (the kernels are cached in /var/cache/latency-tools/kernels)
+REPEAT ?= 1
+KERNELS ?= 5.10 5.10-rt 6.1 6.1-rt 6.12 6.12-rt
+test-kernels: all
+	$(Q)tests/kernels/run.sh REPEAT="$(REPEAT)" KERNELS="$(KERNELS)"
 
 # fuzz targets of the symbolizer and the hitmtop replay parser, bounded
 FUZZ_SECONDS ?= 20
