@@ -10,6 +10,7 @@
 #include <bpf/bpf_core_read.h>
 #include "filter.h"
 #include "maps.bpf.h"
+#include "compat.bpf.h"
 
 const volatile struct target_filter tfilter = {};
 
@@ -31,8 +32,8 @@ static __always_inline __u64 target_start(enum target_src src,
 					  struct task_struct *task, bool leader)
 {
 	if (src == TARGET_CURRENT) {
-		task = bpf_get_current_task_btf();
-		src = TARGET_BTF;
+		task = CURRENT_TASK(true);
+		src = CUR_BTF(true) ? TARGET_BTF : TARGET_RAW;
 	}
 	if (src == TARGET_BTF)
 		return leader ? task->group_leader->start_boottime : task->start_boottime;

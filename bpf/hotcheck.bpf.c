@@ -27,6 +27,7 @@
 #include "announce.bpf.h"
 #include "stackeng.bpf.h"
 #include "tp.bpf.h"
+#include "compat.bpf.h"
 #include "schedinfo.bpf.h"
 #include "irqctx.bpf.h"
 #include "sysregs.bpf.h"
@@ -60,12 +61,8 @@ struct hc_inflight {
 	__u64 uip, usp;		/* the user registers it was taken at */
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct hc_inflight);
-} inflight SEC(".maps");
+INFLIGHT_MAP(inflight, struct hc_inflight);
+static const struct hc_inflight zero_inflight;
 
 /* A hot thread off its CPU: the record to send when it comes back */
 struct tstate {
@@ -125,11 +122,11 @@ static __always_inline void rec_send(struct hc_rec *r)
 /* The current task's user stack, its image announced, if it has one */
 static __always_inline __u64 current_ustack(void *ctx, bool btf, __u64 *image)
 {
-	struct task_struct *cur = btf ? bpf_get_current_task_btf() :
-				 (void *)bpf_get_current_task();
+	struct task_struct *cur = CURRENT_TASK(btf);
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 
-	if ((KREAD(btf, cur, flags) & PF_KTHREAD) || !tgid || !KREAD(btf, cur, mm))
+	if ((KREAD(CUR_BTF(btf), cur, flags) & PF_KTHREAD) || !tgid ||
+	    !KREAD(CUR_BTF(btf), cur, mm))
 		return STACK_NONE;
 	*image = current_image();
 	announce_tgid(tgid, *image);
@@ -144,7 +141,9 @@ static __always_inline __u64 call_ustack(void *ctx, bool btf, struct hc_inflight
 {
 	__u64 ip, sp, id;
 
-	if (!s || !s->h.ts)
+	/* without bpf_task_pt_regs (5.15) nor the caller's registers: no
+	 * way to tell the call's stack has not changed, taken each time */
+	if (!s || !s->h.ts || (!regs && !kf_task_pt_regs))
 		return current_ustack(ctx, btf, image);
 	if (!regs)
 		regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
@@ -166,7 +165,7 @@ static __always_inline __u64 call_ustack(void *ctx, bool btf, struct hc_inflight
 /* The current task's syscall in progress, if it is a hot thread's */
 static __always_inline struct hc_inflight *current_inflight(void)
 {
-	return bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
+	return inflight_lookup(&inflight);
 }
 
 /* The current hot thread's ids and comm into r */
@@ -222,7 +221,7 @@ static __always_inline int on_enter(void *ctx, long nr)
 		rec_send(r);
 		return 0;
 	}
-	s = (struct hc_inflight *)inflight_begin(&inflight, nr);
+	s = (struct hc_inflight *)inflight_begin(&inflight, &zero_inflight, nr);
 	if (s)
 		s->ustack = STACK_NONE;
 	return 0;
@@ -503,7 +502,8 @@ static __always_inline int handle_switch(void *ctx, bool btf, bool preempt,
 TP_PROGRAMS(sched_switch, handle_switch(ctx, btf, TP_ARG(0, bool),
 					 TP_ARG(1, struct task_struct *),
 					 TP_ARG(2, struct task_struct *),
-					 TP_ARG(3, unsigned int)))
+					 SWITCH_PREV_STATE(ctx, btf,
+							   TP_ARG(1, struct task_struct *))))
 
 /* The first wakeup of a blocked hot thread names its waker */
 static __always_inline int handle_waking(void *ctx, bool btf, struct task_struct *p)
@@ -537,7 +537,7 @@ static __always_inline int handle_migrate(bool btf, struct task_struct *p, int d
 	r->pid = tgid;
 	BPF_CORE_READ_STR_INTO(&r->comm, p, comm);
 	r->nr = dest;
-	r->aux = BPF_CORE_READ(p, thread_info.cpu);
+	r->aux = task_cpu(p);
 	actor_current(NULL, btf, r, false);
 	rec_send(r);
 	return 0;

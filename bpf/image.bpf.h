@@ -8,7 +8,7 @@
 #define SUITE_IMAGE_BPF_H
 
 #include "announce.h"
-#include "tp.bpf.h"
+#include "compat.bpf.h"
 
 /* The image of task's process: the start time of its thread group leader
  * (kept by an exec from another thread: the kernel copies it over) and
@@ -23,7 +23,7 @@ static __always_inline __u64 task_image(bool btf, struct task_struct *task)
 /* The image of the current process */
 static __always_inline __u64 current_image(void)
 {
-	return task_image(true, bpf_get_current_task_btf());
+	return task_image(CUR_BTF(true), CURRENT_TASK(true));
 }
 
 #endif

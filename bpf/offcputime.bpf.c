@@ -18,6 +18,7 @@
 #include "ustack.bpf.h"
 #include "agg.bpf.h"
 #include "tp.bpf.h"
+#include "compat.bpf.h"
 #include "schedinfo.bpf.h"
 
 #define PF_KTHREAD	0x00200000
@@ -265,7 +266,8 @@ static __always_inline int handle_switch(void *ctx, bool btf, bool preempt,
 TP_PROGRAMS(sched_switch, handle_switch(ctx, btf, TP_ARG(0, bool),
 					 TP_ARG(1, struct task_struct *),
 					 TP_ARG(2, struct task_struct *),
-					 TP_ARG(3, unsigned int)))
+					 SWITCH_PREV_STATE(ctx, btf,
+							   TP_ARG(1, struct task_struct *))))
 
 /* At the end, for the threads still off-CPU: their deferred kernel
  * stacks, taken by a walk over every task (user space runs it once,

@@ -20,6 +20,7 @@ extern __u32 exec_gen;
 #include "ustack.bpf.h"
 #include "agg.bpf.h"
 #include "tp.bpf.h"
+#include "compat.bpf.h"
 
 const volatile bool want_ustack = true;
 const volatile bool want_kstack = true;
@@ -117,7 +118,9 @@ static __always_inline bool duplicate(void *ctx, __u32 tid)
 {
 	__u64 cookie, *own;
 
-	if (!dedupe)
+	/* without attach cookies (before 5.15) the loader opens no event
+	 * that could double another (pfwatch.c) */
+	if (!dedupe || !kf_attach_cookie)
 		return false;
 	cookie = bpf_get_attach_cookie(ctx);
 	own = bpf_map_lookup_elem(&owner, &tid);

@@ -18,6 +18,7 @@
 #include "filter.bpf.h"
 #include "losses.bpf.h"
 #include "tp.bpf.h"
+#include "compat.bpf.h"
 #include "irqctx.bpf.h"
 
 #define PF_KTHREAD	0x00200000
@@ -77,11 +78,6 @@ static __always_inline __u32 task_flags(struct task_struct *t)
 	return (BPF_CORE_READ(t, flags) & PF_KTHREAD) ? SS_TASK_KTHREAD : 0;
 }
 
-static __always_inline __u32 task_cpu_of(struct task_struct *t)
-{
-	return BPF_CORE_READ(t, thread_info.cpu);
-}
-
 /* ---- tasks ---- */
 
 static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
@@ -92,7 +88,7 @@ static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
 	if (!e)
 		return 0;
 	e->kind = preempt;
-	e->id = BPF_CORE_READ(prev, __state);
+	e->id = task_state(false, prev);
 	e->pid = BPF_CORE_READ(next, pid);
 	e->pid2 = BPF_CORE_READ(prev, pid);
 	e->start = BPF_CORE_READ(next, start_boottime);
@@ -120,7 +116,7 @@ static __always_inline __u32 acting_ctx(void)
 
 static __always_inline int handle_wakeup(struct task_struct *p)
 {
-	struct ss_event *e = ev_watched(SS_EV_WAKEUP, task_cpu_of(p));
+	struct ss_event *e = ev_watched(SS_EV_WAKEUP, task_cpu(p));
 
 	if (!e)
 		return 0;
@@ -150,7 +146,7 @@ static __always_inline int handle_migrate(struct task_struct *p, int dest)
 	e->pid = BPF_CORE_READ(p, pid);
 	e->start = BPF_CORE_READ(p, start_boottime);
 	e->flags = task_flags(p);
-	e->flags2 = task_cpu_of(p);
+	e->flags2 = task_cpu(p);
 	BPF_CORE_READ_STR_INTO(&e->name, p, comm);
 	e->pid2 = (__u32)bpf_get_current_pid_tgid();
 	bpf_get_current_comm(&e->name2, sizeof(e->name2));

@@ -6,27 +6,69 @@
 
 #include <bpf/bpf_core_read.h>
 #include "losses.bpf.h"
+#include "compat.bpf.h"
 
 #ifndef BPF_LOCAL_STORAGE_GET_F_CREATE
 #define BPF_LOCAL_STORAGE_GET_F_CREATE	1
 #endif
 
-/* The syscall in progress of a task, as a tool's task-storage map keeps
- * it: its value begins with these two fields (ts 0: none) */
+/* The syscall in progress of a task, as a tool's inflight map keeps it:
+ * its value begins with these two fields (ts 0: none) */
 struct sys_inflight_head {
 	__u64 ts;	/* bpf_ktime_get_ns() at the entry */
 	__s64 nr;
 };
 
-/* At sys_enter: the current task's call nr begins now, in the task
- * storage map (a full or failed allocation is counted as LOSS_NOMEM);
- * returns the value, for a tool that keeps more in it, or NULL */
-static __always_inline struct sys_inflight_head *inflight_begin(void *map, long nr)
-{
-	struct sys_inflight_head *s;
+/* The map of the calls in progress, values of type vtype: task storage
+ * (freed with the task, no lock) where tracing programs may use it
+ * (5.12, kernel BTF); elsewhere the loader makes it an LRU hash map by
+ * thread id (tools/lib/kfeat.c), whose stale entries (threads gone)
+ * make room for new ones */
+#define INFLIGHT_MAP(name, vtype)					\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_TASK_STORAGE);		\
+		__uint(map_flags, BPF_F_NO_PREALLOC);			\
+		__type(key, int);					\
+		__type(value, vtype);					\
+	} name SEC(".maps")
 
-	s = bpf_task_storage_get(map, bpf_get_current_task_btf(), 0,
-				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+/* The current task's value in inflight map, or NULL */
+static __always_inline void *inflight_lookup(void *map)
+{
+	__u32 tid;
+
+	if (kf_task_storage)
+		return bpf_task_storage_get(map, bpf_get_current_task_btf(), 0, 0);
+	tid = (__u32)bpf_get_current_pid_tgid();
+	return bpf_map_lookup_elem(map, &tid);
+}
+
+/* The same, created from zero (a zeroed value of the map's size) if
+ * there is none */
+static __always_inline void *inflight_create(void *map, const void *zero)
+{
+	__u32 tid;
+	void *v;
+
+	if (kf_task_storage)
+		return bpf_task_storage_get(map, bpf_get_current_task_btf(), 0,
+					    BPF_LOCAL_STORAGE_GET_F_CREATE);
+	tid = (__u32)bpf_get_current_pid_tgid();
+	v = bpf_map_lookup_elem(map, &tid);
+	if (v)
+		return v;
+	bpf_map_update_elem(map, &tid, zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(map, &tid);
+}
+
+/* At sys_enter: the current task's call nr begins now, in the inflight
+ * map (a full or failed allocation is counted as LOSS_NOMEM); returns
+ * the value, for a tool that keeps more in it, or NULL */
+static __always_inline struct sys_inflight_head *inflight_begin(void *map, const void *zero,
+								 long nr)
+{
+	struct sys_inflight_head *s = inflight_create(map, zero);
+
 	if (!s) {
 		loss_inc(LOSS_NOMEM);
 		return NULL;

@@ -29,12 +29,7 @@ const volatile long nr_exit = -1;		/* calls that never return */
 const volatile long nr_exit_group = -1;
 const volatile __u64 sys_mask[SW_MAX_SYSCALLS / 64] = {};
 
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct sw_inflight);
-} inflight SEC(".maps");
+INFLIGHT_MAP(inflight, struct sw_inflight);
 
 /* index: syscall number; sized by user space */
 PERCPU_ARRAY_MAP(sys_stats, struct sw_val, SW_MIN_SYSCALLS);
@@ -110,7 +105,9 @@ static __always_inline int on_enter(long nr)
 			v->noreturn++;
 		return 0;
 	}
-	inflight_begin(&inflight, nr);
+	struct sw_inflight zero = {};
+
+	inflight_begin(&inflight, &zero, nr);
 	return 0;
 }
 
@@ -180,7 +177,7 @@ static __always_inline int on_exit(void *ctx, struct pt_regs *regs, long ret)
 
 	if (!traced(pid_tgid))
 		return 0;
-	s = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
+	s = inflight_lookup(&inflight);
 	if (s && s->ts) {
 		now = bpf_ktime_get_ns();
 		nr = s->nr;

@@ -12,6 +12,7 @@
 #include "losses.bpf.h"
 #include "maps.bpf.h"
 #include "stackeng.bpf.h"
+#include "compat.bpf.h"
 
 const volatile bool dwarf_mode = false;
 const volatile __u32 ustack_copy_size = 8192;
@@ -26,13 +27,17 @@ PERCPU_ARRAY_MAP(ustack_seq, __u64, 1);
  * 0), or 0 when it could not be taken (counted as a lost user stack). */
 static __always_inline __u64 ustack_take(__u32 tgid, __u32 tid)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task;
 	struct ustack_sample *s;
 	struct pt_regs *regs;
 	__u32 zero = 0, cpu = bpf_get_smp_processor_id(), len;
 	__u64 *seqp, seq;
 	long err = -1;
 
+	/* --dwarf needs both (5.15): the loader refuses it without them */
+	if (!kf_task_pt_regs || !kf_task_btf)
+		return 0;
+	task = bpf_get_current_task_btf();
 	s = bpf_map_lookup_elem(&ustack_scratch, &cpu);
 	seqp = bpf_map_lookup_elem(&ustack_seq, &zero);
 	if (!s || !seqp)

@@ -21,6 +21,7 @@
 #include "ustack.bpf.h"
 #include "agg.bpf.h"
 #include "tp.bpf.h"
+#include "compat.bpf.h"
 #include "schedinfo.bpf.h"
 #include "irqctx.bpf.h"
 
@@ -101,16 +102,15 @@ static __always_inline void fill_waker(void *ctx, bool btf, struct wakers_key *k
 	k->irq = -1;
 	k->ustack = STACK_NONE;
 	if (c == WK_CTX_TASK) {
-		struct task_struct *cur = btf ? bpf_get_current_task_btf() :
-					 (void *)bpf_get_current_task();
+		struct task_struct *cur = CURRENT_TASK(btf);
 		__u64 id = bpf_get_current_pid_tgid();
-		bool kthread = KREAD(btf, cur, flags) & PF_KTHREAD;
+		bool kthread = KREAD(CUR_BTF(btf), cur, flags) & PF_KTHREAD;
 
 		k->waker_pid = id >> 32;
 		k->waker_tid = (__u32)id;
 		bpf_get_current_comm(&k->waker_comm, sizeof(k->waker_comm));
 		/* an exiting process has no user memory left: nothing to take */
-		if (!kthread && k->waker_pid && KREAD(btf, cur, mm)) {
+		if (!kthread && k->waker_pid && KREAD(CUR_BTF(btf), cur, mm)) {
 			k->ustack = ustack_id(ctx, k->waker_pid, k->waker_tid, seq);
 			k->waker_exec_id = current_image();
 			announce_tgid(k->waker_pid, k->waker_exec_id);
@@ -312,7 +312,7 @@ TP_PROGRAMS(sched_waking, handle_waking(ctx, btf, TP_ARG(0, struct task_struct *
 static __always_inline void switch_out(bool btf, bool preempt, struct task_struct *prev,
 				       __u32 tid, __u64 now)
 {
-	__u32 state = KREAD(btf, prev, __state);
+	__u32 state = task_state(btf, prev);
 	struct tstate *ts;
 
 	ts = bpf_map_lookup_elem(&tstates, &tid);

@@ -95,6 +95,7 @@ static const struct argp_option options[] = {
 	{ "load-only", OPT_LOAD_ONLY, NULL, 0, "Load the BPF program (verifier check) and exit, "
 	  "without sampling", 0 },
 	OPTS_VERBOSE,
+	OPTS_BTF,
 	OPTS_HELP_SHORT,
 	{},
 };

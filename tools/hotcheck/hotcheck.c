@@ -104,6 +104,7 @@ static const struct argp_option options[] = {
 	  "pprof profile to FILE ('-': stdout, instead of the report)", 0 },
 	OPTS_JSON,
 	OPTS_VERBOSE,
+	OPTS_BTF,
 	OPTS_HELP_SHORT,
 	{},
 };

@@ -2,6 +2,7 @@
 #include "bpfload.h"
 #include "msg.h"
 #include "procfs.h"
+#include "kfeat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +47,7 @@ static bool has_cap(int cap)
 void bpf_env_check(void)
 {
 	const char *btf = getenv("SUITE_BTF_PATH");
+	struct btf *custom;
 
 	if (!btf)
 		btf = "/sys/kernel/btf/vmlinux";
@@ -53,9 +55,21 @@ void bpf_env_check(void)
 	    !(has_cap(CAP_BPF) && has_cap(CAP_PERFMON)))
 		die_unsupported("no permission to load BPF programs: need root, "
 				"or CAP_BPF and CAP_PERFMON (run with sudo)");
-	if (access(btf, R_OK))
-		die_unsupported("no kernel BTF at %s: needs a kernel built with "
-				"CONFIG_DEBUG_INFO_BTF=y (5.4 or newer)", btf);
+	if (kernel_btf_path) {
+		/* the kernel's types from a file: CO-RE works, tp_btf and
+		 * BTF pointers (they need the kernel's own) do not */
+		custom = btf__parse(kernel_btf_path, NULL);
+		if (!custom || libbpf_get_error(custom))
+			die_usage("--btf %s: not a BTF file this tool can read (%s)",
+				  kernel_btf_path, strerror(errno));
+		btf__free(custom);
+	} else if (getenv("SUITE_BTF_PATH") ? access(btf, R_OK) : !kfeat_has(KF_KERNEL_BTF)) {
+		die_unsupported("no kernel BTF at %s: this kernel was built without "
+				"CONFIG_DEBUG_INFO_BTF=y (Linux 5.4 or newer has it); pass "
+				"its BTF as a file with --btf FILE (made from the kernel's "
+				"debug vmlinux with 'pahole --btf_encode_detached FILE')", btf);
+	}
+	kfeat_require(KF_RINGBUF, "every tool of the suite");
 }
 
 static long sysctl_long(const char *path, long def)
@@ -147,28 +161,20 @@ void map_resize(struct bpf_map *map, uint32_t entries)
 			  bpf_map__name(map), entries, strerror(-err));
 }
 
-static bool tp_has_btf(const struct btf *vmlinux, const char *sec)
+/* Is tracepoint sec ("tp_btf/NAME") in the kernel's BTF? */
+static bool tp_has_btf(const char *sec)
 {
-	char name[128];
 	const char *tp = strchr(sec, '/');
 
-	if (!vmlinux || !tp)
-		return false;
-	snprintf(name, sizeof(name), "btf_trace_%s", tp + 1);
-	return btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) > 0;
+	return tp && kernel_tp_args(tp + 1) >= 0;
 }
 
 bool bpf_pick_tp_flavour(struct bpf_object *obj)
 {
-	struct btf *vmlinux = NULL;
 	struct bpf_program *prog;
-	bool use_btf = !getenv("SUITE_FORCE_RAW_TP");
+	/* tp_btf programs attach through the running kernel's own BTF */
+	bool use_btf = !getenv("SUITE_FORCE_RAW_TP") && kfeat_has(KF_KERNEL_BTF);
 
-	if (use_btf) {
-		vmlinux = btf__load_vmlinux_btf();
-		if (!vmlinux)
-			use_btf = false;
-	}
 	/* Every _btf program's tracepoint must be known, or none is used:
 	 * the two flavours share maps and handlers, never mix them. */
 	bpf_object__for_each_program(prog, obj) {
@@ -177,7 +183,7 @@ bool bpf_pick_tp_flavour(struct bpf_object *obj)
 
 		if (use_btf && l > 4 && !strcmp(n + l - 4, "_btf") &&
 		    bpf_program__autoload(prog) &&
-		    !tp_has_btf(vmlinux, bpf_program__section_name(prog)))
+		    !tp_has_btf(bpf_program__section_name(prog)))
 			use_btf = false;
 	}
 	bpf_object__for_each_program(prog, obj) {
@@ -189,7 +195,6 @@ bool bpf_pick_tp_flavour(struct bpf_object *obj)
 		if (l > 4 && !strcmp(n + l - 4, "_raw") && use_btf)
 			bpf_program__set_autoload(prog, false);
 	}
-	btf__free(vmlinux);
 	if (verbose)
 		msg_warn("using %s tracepoints", use_btf ? "tp_btf" : "raw_tp");
 	return use_btf;
@@ -218,23 +223,18 @@ bool word_in(const char *list, const char *word)
 
 int bpf_disable_missing_tps(struct bpf_object *obj, char *missing, size_t size)
 {
-	struct btf *vmlinux = btf__load_vmlinux_btf();
 	struct bpf_program *prog;
 	size_t off = 0;
 	int n = 0;
 
 	if (size)
 		missing[0] = 0;
-	if (!vmlinux)
+	if (!kernel_btf())
 		return 0;	/* nothing known: let the load or attach say it */
 	bpf_object__for_each_program(prog, obj) {
 		const char *tp = prog_tp(prog);
-		char type[160];
 
-		if (!tp || !bpf_program__autoload(prog))
-			continue;
-		snprintf(type, sizeof(type), "btf_trace_%s", tp);
-		if (btf__find_by_name_kind(vmlinux, type, BTF_KIND_TYPEDEF) > 0)
+		if (!tp || !bpf_program__autoload(prog) || kernel_tp_args(tp) >= 0)
 			continue;
 		bpf_program__set_autoload(prog, false);
 		if (size && !word_in(missing, tp) && off + strlen(tp) + 2 < size) {
@@ -242,8 +242,15 @@ int bpf_disable_missing_tps(struct bpf_object *obj, char *missing, size_t size)
 			n++;
 		}
 	}
-	btf__free(vmlinux);
 	return n;
+}
+
+const struct bpf_object_open_opts *bpf_open_opts(void)
+{
+	static struct bpf_object_open_opts o = { .sz = sizeof(o) };
+
+	o.btf_custom_path = kernel_btf_path;
+	return &o;
 }
 
 int ncpus_possible(void)

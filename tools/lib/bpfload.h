@@ -12,10 +12,12 @@
 /* Route libbpf's messages to stderr: warnings always, debug with -v. */
 void libbpf_setup_logging(void);
 
-/* Check what every BPF tool needs before loading: privileges and kernel
- * BTF.  On failure prints what is missing and how to fix it and exits with
- * EXIT_UNSUPPORTED. SUITE_BTF_PATH overrides /sys/kernel/btf/vmlinux
- * (used by tests to simulate a kernel without BTF). */
+/* Check what every BPF tool needs before loading: privileges, kernel
+ * BTF (its own, or --btf FILE: a file that cannot be read exits with
+ * EXIT_USAGE) and ring buffers.  On failure prints what is missing and how
+ * to fix it and exits with EXIT_UNSUPPORTED. SUITE_BTF_PATH overrides
+ * /sys/kernel/btf/vmlinux (used by tests to simulate a kernel without
+ * BTF). */
 void bpf_env_check(void);
 /* Kernel addresses hidden from us (/proc/kallsyms shows every one as 0):
  * true, with the cause and its fix in why (kernel.kptr_restrict, the
@@ -47,6 +49,11 @@ bool bpf_pick_tp_flavour(struct bpf_object *obj);
 int bpf_disable_missing_tps(struct bpf_object *obj, char *missing, size_t size);
 /* Is word one of the space-separated words of list? */
 bool word_in(const char *list, const char *word);
+
+/* The options every skeleton is opened with (X_bpf__open_opts): the
+ * kernel's BTF from --btf FILE, if given */
+struct bpf_object_open_opts;
+const struct bpf_object_open_opts *bpf_open_opts(void);
 
 /* Number of possible CPUs (libbpf_num_possible_cpus), at least 1 */
 int ncpus_possible(void);

@@ -3,6 +3,7 @@
 #include "bpfmaps.h"
 #include "msg.h"
 #include "bpfload.h"
+#include "kfeat.h"
 #include "json.h"
 #include "mapmem.h"
 #include "aggmap.h"
@@ -46,6 +47,7 @@ static int open_configure(struct lifecycle *lc)
 		return err;
 	if (!ops->no_tp_flavour)
 		bpf_pick_tp_flavour(lc->obj);
+	kfeat_apply(lc->obj);
 	map_mem_check(lc->obj);
 	return 0;
 }

@@ -43,6 +43,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "bpfload.h"
 #include "filter.h"
 #include "losses.h"
 #include "opts.h"
@@ -130,7 +131,7 @@ struct lifecycle {
 #define LIFECYCLE_SKELETON(X)						\
 static struct bpf_object_skeleton *skel_open(struct lifecycle *lc)	\
 {									\
-	struct X##_bpf *s = X##_bpf__open();				\
+	struct X##_bpf *s = X##_bpf__open_opts(bpf_open_opts());	\
 									\
 	if (!s)								\
 		return NULL;						\

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "opts.h"
+#include "kfeat.h"
 #include "msg.h"
 #include "bpfload.h"
 #include "output.h"
@@ -269,6 +270,9 @@ error_t common_parse_opt(int key, char *arg, struct argp_state *state,
 		break;
 	case 'v':
 		verbose = true;
+		break;
+	case OPT_BTF:
+		kernel_btf_path = arg;	/* read by bpf_env_check() */
 		break;
 	case 'h':
 		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);

@@ -48,6 +48,7 @@ enum {
 	OPT_PPROF,
 	OPT_INLINE,
 	OPT_NO_PARAMS,
+	OPT_BTF = 0x1020,
 	OPT_TOOL_BASE = 0x1100,
 };
 
@@ -81,6 +82,9 @@ void stack_opts_finish(const struct stack_opts *s);
 #define OPTS_JSON { "json", 'j', NULL, 0, "One JSON document on stdout", 0 }
 #define OPTS_CHECK(doc) { "check", OPT_CHECK, NULL, 0, doc, 0 }
 #define OPTS_VERBOSE { "verbose", 'v', NULL, 0, "libbpf and loader diagnostics on stderr", 0 }
+/* --btf FILE: every tool that loads BPF */
+#define OPTS_BTF { "btf", OPT_BTF, "FILE", 0, "The kernel's BTF from FILE, for a kernel " \
+			  "built without /sys/kernel/btf/vmlinux", 0 }
 #define OPTS_PPROF { "pprof", OPT_PPROF, "FILE", 0, "Also write the stacks as a gzipped pprof profile " \
 			  "to FILE ('-': stdout, instead of the report)", 0 }
 /* --inline: every stack tool takes it the same way */
@@ -129,7 +133,7 @@ void opt_cpus(const char *arg, struct cpu_list *l);
  * alive at all in a list of bare numbers? */
 bool id_list_alive(const struct id_list *l, size_t i);
 
-/* Handles -p -t -C -d -f -j --check -v (and -h where OPTS_HELP_SHORT is
+/* Handles -p -t -C -d -f -j --check -v --btf (and -h where OPTS_HELP_SHORT is
  * listed); ARGP_ERR_UNKNOWN otherwise. */
 error_t common_parse_opt(int key, char *arg, struct argp_state *state,
 			 struct common_opts *o);

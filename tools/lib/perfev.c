@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "perfev.h"
+#include "kfeat.h"
 #include "msg.h"
 #include "opts.h"
 #include "vec.h"
@@ -60,7 +61,9 @@ int perfev_open_fd(const struct perf_event_attr *attr, pid_t pid, int cpu, int l
 int perfev_add(struct perfev_set *s, int fd, struct bpf_program *prog, int tag,
 	       uint64_t cookie)
 {
-	LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = cookie);
+	/* a kernel without attach cookies (before 5.15) refuses any */
+	LIBBPF_OPTS(bpf_perf_event_opts, opts,
+		    .bpf_cookie = kfeat_has(KF_ATTACH_COOKIE) ? cookie : 0);
 	struct bpf_link *link = NULL;
 	int err;
 

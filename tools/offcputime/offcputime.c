@@ -14,6 +14,7 @@
 #include "opts.h"
 #include "run.h"
 #include "lifecycle.h"
+#include "kfeat.h"
 #include "json.h"
 #include "stacks.h"
 #include "pprof.h"
@@ -100,6 +101,7 @@ static const struct argp_option options[] = {
 	  "for code built without frame pointers (costlier)", 0 },
 	{ "stack-copy-size", OPT_STACK_COPY, "BYTES", 0, "--dwarf: bytes of user stack copied per sample (default 8192, max 32768)", 0 },
 	OPTS_VERBOSE,
+	OPTS_BTF,
 	OPTS_HELP_SHORT,
 	{},
 };
@@ -524,8 +526,11 @@ int offcputime_configure(struct lifecycle *lc)
 	map_resize_opt(skel->maps.start, env.s.max_entries, "--max-entries", env.s.max_entries);
 	map_resize_opt(skel->maps.counts_a, env.s.max_entries, "--max-entries", env.s.max_entries);
 	map_resize_opt(skel->maps.counts_b, env.s.max_entries, "--max-entries", env.s.max_entries);
-	/* run by hand at the end, not attached */
+	/* run by hand at the end, not attached; a task iterator needs the
+	 * kernel's own BTF (with --btf FILE the kernel has none) */
 	bpf_program__set_autoattach(skel->progs.inflight_stacks, false);
+	if (!kfeat_has(KF_KERNEL_BTF))
+		bpf_program__set_autoload(skel->progs.inflight_stacks, false);
 	return 0;
 }
 
@@ -559,6 +564,8 @@ static int inflight_walk(struct lifecycle *lc)
 	char buf[64];
 	int fd, err = 0;
 
+	if (!bpf_program__autoload(skel->progs.inflight_stacks))
+		return 0;	/* no kernel BTF: raw_tp, no deferred stacks */
 	link = bpf_program__attach_iter(skel->progs.inflight_stacks, NULL);
 	if (!link)
 		return kstack_at_switch_out ? 0 : -errno;

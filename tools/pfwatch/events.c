@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "events.h"
+#include "kfeat.h"
 #include "msg.h"
 #include "clock.h"
 #include "perfev.h"
@@ -48,6 +49,17 @@ static int open_late(struct fault_events *fe, bool initial)
 		struct id_list todo = { 0 };
 
 		if (proc_threads(fe->o->pids.ids[i], &fe->done, &todo) || !todo.n) {
+			id_list_free(&todo);
+			continue;
+		}
+		if (!kfeat_has(KF_ATTACH_COOKIE)) {
+			/* no cookie tells the events apart, so no event of
+			 * its own that could count a thread twice: a thread
+			 * made by one that had its event inherits it, the
+			 * ones made before that are not counted */
+			for (size_t k = 0; k < todo.n; k++)
+				id_list_add(&fe->done, todo.ids[k]);
+			fe->uncovered += todo.n;
 			id_list_free(&todo);
 			continue;
 		}

@@ -32,6 +32,10 @@ struct fault_events {
 	struct id_list done;	/* threads given an event of their own */
 	bool relist;		/* some thread was found late */
 	size_t late;		/* threads found late */
+	/* threads found late and left without an event of their own: the
+	 * kernel has no attach cookies to tell two events of one thread
+	 * apart (counted if they inherited one) */
+	size_t uncovered;
 	__u64 last_list_ns;
 };
 

@@ -102,6 +102,7 @@ static const struct argp_option options[] = {
 	  "fault (default 8192, max 32768)", 0 },
 	OPTS_METRICS,
 	OPTS_VERBOSE,
+	OPTS_BTF,
 	{},
 };
 
@@ -399,6 +400,11 @@ int pfwatch_finish(struct lifecycle *lc)
 		msg_warn("%zu threads were found by listing the process's threads again "
 			 "(a thread was created while the events were being opened): "
 			 "faults they took before that may be missing", pf->ev.late);
+	if (pf->ev.uncovered)
+		msg_warn("%zu threads created while the events were being opened have "
+			 "no event of their own (this kernel lacks BPF attach cookies, "
+			 "Linux 5.15): their faults are counted only if they inherited "
+			 "their creator's", pf->ev.uncovered);
 	err = lifecycle_check_exit(lc, c->major[0] + c->minor[0]);
 	/* a fault counted but not recorded may have been a violation */
 	if (env.c.check && err == EXIT_REPORTED && pf->r.missed + lc->losses[LOSS_AGG_FULL]) {

@@ -81,6 +81,7 @@ static const struct argp_option options[] = {
 	  "events on a CPU and kind get series of their own, the rest name=\"other\" "
 	  "(default 10; 1 to 1000)", 0 },
 	OPTS_VERBOSE,
+	OPTS_BTF,
 	OPTS_HELP_SHORT,
 	{},
 };

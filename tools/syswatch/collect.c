@@ -206,10 +206,16 @@ void collect_snap_targets(struct collected *c, const struct sw_opts *o)
 	id_list_free(&tids);
 }
 
-/* The thread's in-flight record, looked up by pidfd; 0 if there is one */
-static int inflight_of(int map_fd, __u32 tid, __u32 pid, struct sw_inflight *s)
+/* The thread's in-flight record, looked up by pidfd in task storage, by
+ * tid where the kernel has none (bpf/sysregs.bpf.h); 0 if there is one */
+static int inflight_of(const struct bpf_map *map, __u32 tid, __u32 pid,
+		       struct sw_inflight *s)
 {
-	int pidfd = syscall(SYS_pidfd_open, tid, PIDFD_THREAD), err;
+	int map_fd = bpf_map__fd(map), pidfd, err;
+
+	if (bpf_map__type(map) != BPF_MAP_TYPE_TASK_STORAGE)
+		return bpf_map_lookup_elem(map_fd, &tid, s) ? -errno : 0;
+	pidfd = syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
 
 	if (pidfd < 0 && tid == pid)
 		pidfd = syscall(SYS_pidfd_open, tid, 0);
@@ -227,13 +233,12 @@ static int inflight_of(int map_fd, __u32 tid, __u32 pid, struct sw_inflight *s)
 void collect_in_progress(struct collected *c, const struct sw_opts *o,
 			 struct bpf_map *inflight)
 {
-	int fd = bpf_map__fd(inflight);
 	size_t n = 0;
 
 	for (size_t i = 0; i < c->ipn; i++) {
 		struct inprog ip = c->ip[i];
 		struct sw_inflight s;
-		int err = inflight_of(fd, ip.tid, ip.pid, &s);
+		int err = inflight_of(inflight, ip.tid, ip.pid, &s);
 
 		if (!err && s.ts) {
 			if (s.ts >= run_end_ns)

@@ -84,6 +84,7 @@ static const struct argp_option options[] = {
 	  "slow call (default 8192, max 32768)", 0 },
 	OPTS_METRICS,
 	OPTS_VERBOSE,
+	OPTS_BTF,
 	OPTS_HELP_SHORT,
 	{},
 };

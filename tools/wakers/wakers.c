@@ -98,6 +98,7 @@ static const struct argp_option options[] = {
 	{ "stack-copy-size", OPT_STACK_COPY, "BYTES", 0, "--dwarf: bytes of user stack copied per "
 	  "wakeup (default 8192, max 32768)", 0 },
 	OPTS_VERBOSE,
+	OPTS_BTF,
 	OPTS_HELP_SHORT,
 	{},
 };

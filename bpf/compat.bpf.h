@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* What differs between the kernels the suite runs on (5.10 to today),
+ * decided before load by the probes of tools/lib/kfeat.c and written to
+ * these rodata switches: the verifier then sees only the branch this
+ * kernel can run, so one object loads everywhere.  Each switch is true
+ * by default (the newest kernels); kfeat.c sets the ones a tool's object
+ * has. */
+#ifndef SUITE_COMPAT_BPF_H
+#define SUITE_COMPAT_BPF_H
+
+#include <bpf/bpf_core_read.h>
+#include "tp.bpf.h"
+
+/* sched_switch has its fourth argument, prev_state (5.18) */
+const volatile bool kf_switch_prev_state = true;
+/* bpf_get_current_task_btf() (5.11), with the kernel's own BTF */
+const volatile bool kf_task_btf = true;
+/* task storage maps from tracing programs (5.12; kernel BTF) */
+const volatile bool kf_task_storage = true;
+/* bpf_task_pt_regs() (5.15) */
+const volatile bool kf_task_pt_regs = true;
+/* bpf_get_attach_cookie() in perf_event programs (5.15) */
+const volatile bool kf_attach_cookie = true;
+
+/* task_struct before 5.14 named its state "state" */
+struct task_struct___pre514 {
+	long state;
+} __attribute__((preserve_access_index));
+
+/* A task's scheduler state (__state since 5.14, state before) */
+static __always_inline __u32 task_state(bool btf, struct task_struct *t)
+{
+	if (bpf_core_field_exists(t->__state))
+		return KREAD(btf, t, __state);
+	return BPF_CORE_READ((struct task_struct___pre514 *)t, state);
+}
+
+/* task_struct before 5.16 kept its CPU in itself, not in thread_info */
+struct task_struct___pre516 {
+	unsigned int cpu;
+} __attribute__((preserve_access_index));
+
+/* The CPU a task is on, or last ran on */
+static __always_inline __u32 task_cpu(struct task_struct *t)
+{
+	if (bpf_core_field_exists(t->thread_info.cpu))
+		return BPF_CORE_READ(t, thread_info.cpu);
+	return BPF_CORE_READ((struct task_struct___pre516 *)t, cpu);
+}
+
+/* The state prev left the CPU in, in a sched_switch program: the
+ * tracepoint's prev_state where it has one (5.18), else prev's state
+ * now, as the tracepoint itself reported it on those kernels.  The load
+ * of the fourth argument is volatile so that the compiler cannot move it
+ * out of its branch: the verifier refuses it where the tracepoint has
+ * three arguments. */
+#define SWITCH_PREV_STATE(ctx, btf, prev)				\
+	(kf_switch_prev_state ? (__u32)((volatile __u64 *)(ctx))[3]	\
+			      : task_state(btf, prev))
+
+/* The current task in a program of flavour btf: BTF-typed (direct loads)
+ * where the kernel gives it so, else an untyped pointer read with CO-RE
+ * probe reads; CUR_BTF(btf) says which, for KREAD() */
+#define CUR_BTF(btf) ((btf) && kf_task_btf)
+#define CURRENT_TASK(btf)						\
+	(CUR_BTF(btf) ? bpf_get_current_task_btf()			\
+		      : (struct task_struct *)bpf_get_current_task())
+
+#endif

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include "kfeat.h"
+#include "msg.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include <linux/bpf.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+const char *kernel_btf_path;
+
+#define KERNEL_BTF_SYSFS "/sys/kernel/btf/vmlinux"
+
+static const struct {
+	const char *name;	/* for SUITE_KFEAT_OFF and messages */
+	const char *what;	/* what a message says is missing */
+	const char *since;	/* the first kernel that has it */
+	const char *rodata;	/* its switch in bpf/compat.bpf.h, or NULL */
+} feats[KF_COUNT] = {
+	[KF_KERNEL_BTF] = { "kernel_btf", "the kernel's own BTF (/sys/kernel/btf/vmlinux, "
+			    "CONFIG_DEBUG_INFO_BTF=y)", "5.5", NULL },
+	[KF_RINGBUF] = { "ringbuf", "BPF ring buffers", "5.8", NULL },
+	[KF_TASK_STACK] = { "task_stack", "bpf_get_task_stack()", "5.9", NULL },
+	[KF_SWITCH_PREV_STATE] = { "switch_prev_state", "sched_switch's prev_state argument",
+				   "5.18", "kf_switch_prev_state" },
+	[KF_TASK_BTF] = { "task_btf", "bpf_get_current_task_btf()", "5.11", "kf_task_btf" },
+	[KF_TASK_STORAGE] = { "task_storage", "task storage in tracing programs", "5.12",
+			      "kf_task_storage" },
+	[KF_TASK_PT_REGS] = { "task_pt_regs", "bpf_task_pt_regs()", "5.15", "kf_task_pt_regs" },
+	[KF_ATTACH_COOKIE] = { "attach_cookie", "BPF attach cookies of perf events", "5.15",
+			       "kf_attach_cookie" },
+	[KF_LAZY_MAPS] = { "lazy_maps", "hash maps allocated on use in tracing programs",
+			   "6.1 (5.10 without PREEMPT_RT)", NULL },
+	[KF_PREEMPT_RT] = { "preempt_rt", "PREEMPT_RT", "-", NULL },
+};
+
+static signed char known[KF_COUNT];	/* 0: not probed; 1 has; -1 lacks */
+
+const char *kfeat_name(enum kfeat f)
+{
+	return feats[f].name;
+}
+
+const char *kfeat_since(enum kfeat f)
+{
+	return feats[f].since;
+}
+
+/* ---- the kernel's BTF ---- */
+
+static struct btf *kbtf;
+static bool kbtf_tried;
+
+const struct btf *kernel_btf(void)
+{
+	if (kbtf_tried)
+		return kbtf;
+	kbtf_tried = true;
+	kbtf = btf__parse(kernel_btf_path ? kernel_btf_path : KERNEL_BTF_SYSFS, NULL);
+	if (!kbtf || libbpf_get_error(kbtf))
+		kbtf = NULL;
+	return kbtf;
+}
+
+int kernel_tp_args(const char *tp)
+{
+	const struct btf *b = kernel_btf();
+	const struct btf_type *t;
+	char name[160];
+	int id;
+
+	if (!b)
+		return -1;
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	id = btf__find_by_name_kind(b, name, BTF_KIND_TYPEDEF);
+	if (id <= 0)
+		return -1;
+	/* typedef -> pointer -> prototype (void *data, the arguments...) */
+	t = btf__type_by_id(b, id);
+	t = t ? btf__type_by_id(b, t->type) : NULL;
+	if (!t || !btf_is_ptr(t))
+		return -1;
+	t = btf__type_by_id(b, t->type);
+	if (!t || !btf_is_func_proto(t) || !btf_vlen(t))
+		return -1;
+	return btf_vlen(t) - 1;
+}
+
+/* ---- probes ---- */
+
+static bool helper_ok(enum bpf_prog_type type, enum bpf_func_id id)
+{
+	return libbpf_probe_bpf_helper(type, id, NULL) == 1;
+}
+
+/* Hash maps allocated on use in tracing programs: safe since the BPF
+ * memory allocator (6.1).  Before it a PREEMPT_RT kernel refuses them and
+ * any other kernel warns on its console as it loads the program, so this
+ * is a probe of the kernel's types, not a load */
+static bool lazy_maps_ok(void)
+{
+	const struct btf *b = kernel_btf();
+
+	return b && btf__find_by_name_kind(b, "bpf_mem_alloc", BTF_KIND_STRUCT) > 0;
+}
+
+/* The kernel's own BTF can be read (not just opened: an empty file or
+ * /dev/null in its place is none) */
+static bool own_btf_ok(void)
+{
+	struct btf *b;
+
+	if (!kernel_btf_path)
+		return kernel_btf();
+	b = btf__parse(KERNEL_BTF_SYSFS, NULL);
+	if (!b || libbpf_get_error(b))
+		return false;
+	btf__free(b);
+	return true;
+}
+
+static bool preempt_rt(void)
+{
+	FILE *f = fopen("/sys/kernel/realtime", "r");
+	struct utsname u;
+	int c = f ? fgetc(f) : EOF;
+
+	if (f)
+		fclose(f);
+	if (c == '1')
+		return true;
+	return !uname(&u) && strstr(u.version, "PREEMPT_RT");
+}
+
+static bool probe(enum kfeat f)
+{
+	switch (f) {
+	case KF_KERNEL_BTF:
+		/* tp_btf and BTF pointers need the running kernel's own:
+		 * a --btf file serves CO-RE only */
+		return own_btf_ok();
+	case KF_RINGBUF:
+		return libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) == 1;
+	case KF_TASK_STACK:
+		return helper_ok(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_get_task_stack);
+	case KF_SWITCH_PREV_STATE:
+		return kernel_tp_args("sched_switch") >= 4;
+	case KF_TASK_BTF:
+		return kfeat_has(KF_KERNEL_BTF) &&
+		       helper_ok(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_get_current_task_btf);
+	case KF_TASK_STORAGE:
+		return kfeat_has(KF_TASK_BTF) &&
+		       helper_ok(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_task_storage_get);
+	case KF_TASK_PT_REGS:
+		return kfeat_has(KF_TASK_BTF) &&
+		       helper_ok(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_task_pt_regs);
+	case KF_ATTACH_COOKIE:
+		return helper_ok(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_get_attach_cookie);
+	case KF_LAZY_MAPS:
+		return lazy_maps_ok();
+	case KF_PREEMPT_RT:
+		return preempt_rt();
+	case KF_COUNT:
+		break;
+	}
+	return false;
+}
+
+/* Is f named in SUITE_KFEAT_OFF? */
+static bool turned_off(enum kfeat f)
+{
+	const char *off = getenv("SUITE_KFEAT_OFF");
+	size_t l = strlen(feats[f].name);
+
+	for (const char *p = off; p && *p; p += strcspn(p, ","), p += *p == ',') {
+		if (!strncmp(p, feats[f].name, l) && (p[l] == ',' || !p[l]))
+			return true;
+	}
+	return false;
+}
+
+bool kfeat_has(enum kfeat f)
+{
+	if (f >= KF_COUNT)
+		return false;
+	if (!known[f])
+		known[f] = !turned_off(f) && probe(f) ? 1 : -1;
+	return known[f] > 0;
+}
+
+void kfeat_require(enum kfeat f, const char *what)
+{
+	struct utsname u;
+
+	if (kfeat_has(f))
+		return;
+	if (uname(&u))
+		strcpy(u.release, "unknown");
+	die_unsupported("%s needs %s (Linux %s or newer; this kernel: %s)", what,
+			feats[f].what, feats[f].since, u.release);
+}
+
+/* ---- the object adapted ---- */
+
+/* The rodata switch name of obj set to on, if obj has it */
+static void rodata_set(struct bpf_object *obj, const char *name, bool on)
+{
+	const struct btf *b = bpf_object__btf(obj);
+	struct bpf_map *map;
+
+	if (!b)
+		return;
+	bpf_object__for_each_map(map, obj) {
+		const char *mn = bpf_map__name(map);
+		const struct btf_type *sec;
+		const struct btf_var_secinfo *v;
+		size_t size;
+		char *data;
+
+		if (!bpf_map__is_internal(map) || !strstr(mn, ".rodata"))
+			continue;
+		sec = btf__type_by_id(b, bpf_map__btf_value_type_id(map));
+		data = (char *)bpf_map__initial_value(map, &size);
+		if (!sec || !btf_is_datasec(sec) || !data)
+			continue;
+		v = btf_var_secinfos(sec);
+		for (int i = 0; i < btf_vlen(sec); i++, v++) {
+			const struct btf_type *var = btf__type_by_id(b, v->type);
+
+			if (var && !strcmp(btf__name_by_offset(b, var->name_off), name) &&
+			    v->size == 1 && v->offset < size)
+				data[v->offset] = on;
+		}
+	}
+}
+
+/* Entries of the inflight maps made hash maps (bpf/sysregs.bpf.h): the
+ * threads with a call in progress, and those gone since (LRU) */
+#define INFLIGHT_HASH_ENTRIES 32768
+
+/* A map made preallocated takes all its memory at once: its entries are
+ * held to PREALLOC_CAP_BYTES (at least PREALLOC_CAP_MIN), which its
+ * drains and its loss counters (full map) then answer for */
+#define PREALLOC_CAP_BYTES (8u << 20)
+#define PREALLOC_CAP_MIN 1024u
+
+static void prealloc_cap(struct bpf_map *map)
+{
+	__u32 size = bpf_map__value_size(map) + bpf_map__key_size(map);
+	__u32 cap = PREALLOC_CAP_BYTES / (size ? size : 1);
+
+	if (cap < PREALLOC_CAP_MIN)
+		cap = PREALLOC_CAP_MIN;
+	if (bpf_map__max_entries(map) > cap) {
+		if (verbose)
+			msg_warn("map %s preallocated: %u entries, not %u", bpf_map__name(map),
+				 cap, bpf_map__max_entries(map));
+		bpf_map__set_max_entries(map, cap);
+	}
+}
+
+void kfeat_apply(struct bpf_object *obj)
+{
+	bool prealloc = !kfeat_has(KF_LAZY_MAPS) || kfeat_has(KF_PREEMPT_RT);
+	struct bpf_map *map;
+
+	for (int f = 0; f < KF_COUNT; f++) {
+		if (feats[f].rodata)
+			rodata_set(obj, feats[f].rodata, kfeat_has(f));
+	}
+	bpf_object__for_each_map(map, obj) {
+		enum bpf_map_type type = bpf_map__type(map);
+		__u32 flags = bpf_map__map_flags(map);
+
+		if (type == BPF_MAP_TYPE_TASK_STORAGE && !kfeat_has(KF_TASK_STORAGE)) {
+			bpf_map__set_type(map, BPF_MAP_TYPE_LRU_HASH);
+			bpf_map__set_map_flags(map, 0);
+			bpf_map__set_max_entries(map, INFLIGHT_HASH_ENTRIES);
+		} else if (type == BPF_MAP_TYPE_HASH && (flags & BPF_F_NO_PREALLOC) && prealloc) {
+			/* on PREEMPT_RT a map allocated on use takes a
+			 * sleeping lock, and a program that finds it held
+			 * by a preempted task fails its update (-EBUSY):
+			 * preallocated maps take a raw spinlock */
+			bpf_map__set_map_flags(map, flags & ~BPF_F_NO_PREALLOC);
+			prealloc_cap(map);
+		}
+	}
+	if (verbose) {
+		char line[512];
+		size_t off = 0;
+
+		for (int f = 0; f < KF_COUNT && off < sizeof(line); f++)
+			off += snprintf(line + off, sizeof(line) - off, " %s%s",
+					kfeat_has(f) ? "" : "!", feats[f].name);
+		msg_warn("kernel features:%s", line);
+	}
+}
