@@ -11,7 +11,8 @@
 #   --mttcg        QEMU's multi-threaded TCG (default: -accel tcg,thread=single,
 #                  which has been stable where MTTCG was not)
 #   --timeout S    kill the guest after S seconds (default 900): exit 124
-#   --log FILE     the console log (default build/kernels/boot-ID.log)
+#   --log FILE     the console log (default build/kernels/boot-ID.log, or
+#                  boot-ID.PID.log while another boot.sh of ID writes that)
 #   --smp N        guest CPUs (default 2)    --mem MB   guest memory (default 2048)
 #   --env NAME=VALUE   set in COMMAND's environment (repeatable)
 #   --out DIR      a host directory the guest can write, mounted at the same
@@ -74,7 +75,12 @@ kmx_complete "$ID" || "$HERE/fetch.sh" "$ID" >/dev/null || exit 125
 KDIR=$(kmx_dir "$ID")
 
 mkdir -p "$ROOT/build/kernels/run"
-[ -n "$LOG" ] || LOG=$ROOT/build/kernels/boot-$ID.log
+if [ -z "$LOG" ]; then
+	# boot-ID.log, or boot-ID.PID.log while another boot of ID writes it
+	LOG=$ROOT/build/kernels/boot-$ID.log
+	exec 8>>"$LOG.lock"
+	flock -n 8 || LOG=$ROOT/build/kernels/boot-$ID.$$.log
+fi
 mkdir -p "$(dirname "$LOG")"
 LOG=$(cd "$(dirname "$LOG")" && pwd)/$(basename "$LOG")
 own_out=""
@@ -171,7 +177,9 @@ if [ "$status" = 125 ] || [ "$status" = 124 ]; then
 	tail -25 "$LOG" | sed 's/^/  /' >&2
 fi
 
-[ -n "$own_out" ] && [ -z "$(ls -A "$OUT" | grep -v -x -e .suite-cmd.sh -e .suite-start)" ] && rm -rf "$OUT"
+if [ -n "$own_out" ] && [ -z "$(find "$OUT" -mindepth 1 -maxdepth 1 ! -name .suite-cmd.sh ! -name .suite-start)" ]; then
+	rm -rf "$OUT"
+fi
 kver=$(cat "$KDIR/kver")
 echo "boot.sh: kernel $ID ($kver, ${ACCEL#tcg,}): boot $(ms "$boot") s, total $(ms "$total") s, exit $status${why:+ ($why)}" >&2
 echo "boot.sh: console log: $LOG" >&2

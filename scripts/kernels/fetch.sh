@@ -149,7 +149,7 @@ extract_needed() {
 	printf '%s\n' "${order[@]}" >"$tmp/modules.order"
 	mv "$tmp/boot/vmlinuz-$kver" "$tmp/vmlinuz"
 	mv "$tmp/boot/config-$kver" "$tmp/config"
-	rm -rf "$tmp/boot" "$tmp/lib" "$tmp/deps"
+	rm -rf "${tmp:?}/boot" "${tmp:?}/lib" "$tmp/deps"
 	echo "$kver" >"$tmp/kver"
 	echo "$tmp"
 }
@@ -172,7 +172,8 @@ for id in "$@"; do
 	t0=$(date +%s)
 	(cd "$dl" && apt-get "${APT_OPTS[@]}" -q download "$pkg") >"$dl/download.log" 2>&1 ||
 		{ cat "$dl/download.log" >&2; kmx_die "$id: apt-get download $pkg failed"; }
-	deb=$(ls "$dl"/*.deb | head -1)
+	deb=$(find "$dl" -maxdepth 1 -name '*.deb' | head -1)
+	[ -n "$deb" ] || kmx_die "$id: apt-get download $pkg left no .deb"
 	ver=$(dpkg-deb -f "$deb" Version)
 	kmx_log "$id: $(du -m "$deb" | cut -f1) MB in $(( $(date +%s) - t0 )) s; extracting"
 	tmp=$(extract_needed "$deb" "$dir")

@@ -118,7 +118,7 @@ for id in "$@"; do
 	dir=$(kmx_dir "$id")
 	exec 9>"$dir/.lock"
 	flock 9
-	stamp=$( { sha256sum "$0" "$BUSYBOX" "$dir/modules.order"; cat "$dir/complete"; } | sha256sum | cut -c1-16)
+	stamp=$(cat "$0" "$BUSYBOX" "$dir/modules.order" "$dir/complete" | sha256sum | cut -c1-16)
 	if [ -f "$dir/initramfs.cpio.gz" ] && [ "$(cat "$dir/initramfs.stamp" 2>/dev/null)" = "$stamp" ]; then
 		continue
 	fi

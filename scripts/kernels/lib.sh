@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # Shared definitions of the kernel matrix (sourced by scripts/kernels/*.sh
 # and tests/kernels/run.sh).
 #

@@ -26,6 +26,7 @@ TIMEOUT_TOOL=${TIMEOUT_TOOL:-120}	# seconds any one tool run may take here
 KREL=$(uname -r)
 KMAJ=${KREL%%.*}
 KMIN=${KREL#*.}; KMIN=${KMIN%%.*}
+# shellcheck disable=SC2034
 KRT=0; case "$(uname -v)" in *PREEMPT_RT*) KRT=1 ;; esac
 HAS_BTF=0; [ -r /sys/kernel/btf/vmlinux ] && HAS_BTF=1
 
@@ -109,8 +110,7 @@ check_basics() {
 			fail "$t --version runs (got '$v')"
 		fi
 	done
-	[ -d /sys/fs/bpf ] && grep -q ' /sys/fs/bpf bpf ' /proc/mounts &&
-		pass "bpffs is mounted" || fail "bpffs is mounted"
+	if grep -q ' /sys/fs/bpf bpf ' /proc/mounts; then pass "bpffs is mounted"; else fail "bpffs is mounted"; fi
 }
 
 check_offcputime() {
