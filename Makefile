@@ -187,7 +187,10 @@ $(OUT)/bpf $(OUT)/tests $(OUT)/workloads:
 deps:
 	$(Q)scripts/deps.sh
 
-test: all unit
+# the tests' own packages first (go, prometheus, strace: scripts/deps.sh)
+test:
+	$(Q)scripts/deps.sh --test
+	$(Q)$(MAKE) --no-print-directory all unit
 	$(Q)tests/run.sh
 
 # the tools under Debian's 5.10, 6.1 and 6.12 kernels (and -rt) in QEMU:

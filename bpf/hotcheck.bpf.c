@@ -95,7 +95,7 @@ struct span {
 	char name[HC_NAME_LEN];
 };
 
-enum { SLOT_IRQ, SLOT_SOFTIRQ, SLOT_HRTIMER, SLOT_VEC0, SLOTS = SLOT_VEC0 + HCV_KINDS };
+enum { SLOT_IRQ, SLOT_SOFTIRQ, SLOT_HRTIMER, SLOT_HRTIMER_SOFT, SLOT_VEC0, SLOTS = SLOT_VEC0 + HCV_KINDS };
 
 PERCPU_ARRAY_MAP(spans, struct span, SLOTS);
 
@@ -637,9 +637,17 @@ TP_PROGRAMS(irq_handler_exit, span_end(SLOT_IRQ, HCR_IRQ))
 TP_PROGRAMS(softirq_entry, span_begin_id(SLOT_SOFTIRQ, TP_ARG(0, unsigned int)))
 TP_PROGRAMS(softirq_exit, span_end(SLOT_SOFTIRQ, HCR_SOFTIRQ))
 
+/* A soft hrtimer (run from the HRTIMER softirq, as most are on
+ * PREEMPT_RT) can be interrupted by a hard one (the tick's): a slot each,
+ * so that the one does not end the other's span */
+static __always_inline __u32 hrtimer_slot(struct hrtimer *t)
+{
+	return BPF_CORE_READ(t, is_soft) ? SLOT_HRTIMER_SOFT : SLOT_HRTIMER;
+}
+
 static __always_inline int hrtimer_entry(struct hrtimer *t)
 {
-	struct span *s = span_begin(SLOT_HRTIMER, 0);
+	struct span *s = span_begin(hrtimer_slot(t), 0);
 
 	if (s)
 		s->addr = (__u64)BPF_CORE_READ(t, function);
@@ -647,7 +655,8 @@ static __always_inline int hrtimer_entry(struct hrtimer *t)
 }
 
 TP_PROGRAMS(hrtimer_expire_entry, hrtimer_entry(TP_ARG(0, struct hrtimer *)))
-TP_PROGRAMS(hrtimer_expire_exit, span_end(SLOT_HRTIMER, HCR_TIMER))
+TP_PROGRAMS(hrtimer_expire_exit, span_end(hrtimer_slot(TP_ARG(0, struct hrtimer *)),
+						 HCR_TIMER))
 
 /* irq_vectors:NAME_entry/exit; the ones this kernel lacks are not loaded */
 #define VECTOR_TP(tp, vec)						\

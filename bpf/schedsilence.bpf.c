@@ -37,7 +37,7 @@ struct span_start {
 
 /* in-flight span per CPU, by slot: the span kinds that cannot nest in
  * themselves, then one slot per x86 vector */
-enum { SLOT_IRQ, SLOT_SOFTIRQ, SLOT_HRTIMER, SLOT_VEC0, SLOTS = SLOT_VEC0 + SS_VEC_KINDS };
+enum { SLOT_IRQ, SLOT_SOFTIRQ, SLOT_HRTIMER, SLOT_HRTIMER_SOFT, SLOT_VEC0, SLOTS = SLOT_VEC0 + SS_VEC_KINDS };
 
 PERCPU_ARRAY_MAP(spans, struct span_start, SLOTS);
 
@@ -247,9 +247,17 @@ TP_PROGRAMS(softirq_entry, span_begin_id(SLOT_SOFTIRQ, TP_ARG(0, unsigned int)))
 
 TP_PROGRAMS(softirq_exit, span_end(SLOT_SOFTIRQ, SS_SPAN_SOFTIRQ, 0))
 
+/* A soft hrtimer (run from the HRTIMER softirq, as most are on
+ * PREEMPT_RT) can be interrupted by a hard one (the tick's): a slot each,
+ * so that the one does not end the other's span */
+static __always_inline __u32 hrtimer_slot(struct hrtimer *t)
+{
+	return BPF_CORE_READ(t, is_soft) ? SLOT_HRTIMER_SOFT : SLOT_HRTIMER;
+}
+
 static __always_inline int hrtimer_entry(struct hrtimer *t)
 {
-	struct span_start *s = span_begin(SLOT_HRTIMER);
+	struct span_start *s = span_begin(hrtimer_slot(t));
 
 	if (s)
 		s->addr = (__u64)BPF_CORE_READ(t, function);
@@ -258,7 +266,8 @@ static __always_inline int hrtimer_entry(struct hrtimer *t)
 
 TP_PROGRAMS(hrtimer_expire_entry, hrtimer_entry(TP_ARG(0, struct hrtimer *)))
 
-TP_PROGRAMS(hrtimer_expire_exit, span_end(SLOT_HRTIMER, SS_SPAN_HRTIMER, 0))
+TP_PROGRAMS(hrtimer_expire_exit, span_end(hrtimer_slot(TP_ARG(0, struct hrtimer *)),
+						 SS_SPAN_HRTIMER, 0))
 
 static __always_inline int work_start(struct work_struct *w)
 {

@@ -2,7 +2,8 @@
 /* One handler, two flavours: every tracepoint a tool uses gets a tp_btf
  * program "NAME_btf" and a raw_tp program "NAME_raw" calling the same
  * static handler (TP_PROGRAMS below); bpf_pick_tp_flavour()
- * (tools/lib/common.c) keeps one. */
+ * (tools/lib/bpfload.c) keeps one, decided by probes of the kernel's
+ * BTF (tools/lib/kfeat.c). */
 #ifndef SUITE_TP_BPF_H
 #define SUITE_TP_BPF_H
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -127,6 +128,15 @@ bool kallsyms_hidden(char *why, size_t size)
 	return true;
 }
 
+static const char *kernel_release(void)
+{
+	static struct utsname u;
+
+	if (!u.release[0] && uname(&u))
+		strcpy(u.release, "unknown");
+	return u.release;
+}
+
 int bpf_fail(const char *what, int err)
 {
 	const char *why = "";
@@ -136,6 +146,14 @@ int bpf_fail(const char *what, int err)
 	switch (err) {
 	case -EPERM:
 	case -EACCES:
+		if (has_cap(CAP_SYS_ADMIN) || (has_cap(CAP_BPF) && has_cap(CAP_PERFMON))) {
+			/* privileged: it is the verifier that said no */
+			msg_warn("%s: the kernel's verifier refused a program (%s): "
+				 "this kernel (%s) lacks something the suite did not probe "
+				 "for; run with -v for the verifier's log", what,
+				 strerror(-err), kernel_release());
+			return EXIT_UNSUPPORTED;
+		}
 		why = ": need root or CAP_BPF and CAP_PERFMON, and "
 		      "kernel.unprivileged_bpf_disabled does not apply to root";
 		msg_warn("%s: permission denied (%s)%s", what, strerror(-err), why);

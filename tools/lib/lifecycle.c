@@ -151,6 +151,9 @@ static __u32 stack_ring_bytes(__u64 n)
 
 void lifecycle_size_stacks(struct lifecycle *lc, const struct stack_opts *s)
 {
+	/* --dwarf copies the user registers of the current task */
+	if (s->dwarf)
+		kfeat_require(KF_TASK_PT_REGS, "--dwarf");
 	/* an object without --dwarf (no bpf/ustack.bpf.h) has neither */
 	if (lifecycle_map(lc, "ustack_rb"))
 		map_resize(lifecycle_map(lc, "ustack_rb"), s->dwarf ? 32 << 20 : 4096);
