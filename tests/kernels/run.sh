@@ -41,6 +41,7 @@ done
 
 OUTD=$ROOT/build/kernels
 mkdir -p "$OUTD"
+rm -f "$OUTD"/*.r[0-9]*.log "$OUTD"/*.r[0-9]*.out "$OUTD"/*.r[0-9]*.err	# the last matrix's
 T0=$(date +%s)
 "$KSCRIPTS/fetch.sh" $KERNELS >"$OUTD/fetch.out" 2>"$OUTD/fetch.err" ||
 	{ cat "$OUTD/fetch.err" >&2; echo "not ok - fetching the kernels"; echo "0 passed, 1 failed"; exit 1; }
