@@ -16,11 +16,19 @@
 #
 # KC_TIMEOUT: seconds any one tool run may take (default 180; a tool that
 # never ends fails its checks); KC_READY: seconds a tool may take to say
-# it traces (default 150: loading is slow under TCG).
+# it traces (default 150: loading is slow under TCG); KC_LATE_PCT: how much
+# longer than asked (%) sleeps may last, wake-up latency included (default
+# 20, but 50 in a QEMU guest: emulated timers fire late under TCG, 50 ms
+# sleeps took 61 ms on average in 6.12's guest).
 
 : "${TEST_FILE:=kernel $(uname -r)}"
 KC_TIMEOUT=${KC_TIMEOUT:-180}
 KC_READY=${KC_READY:-150}
+if [ -z "${KC_LATE_PCT:-}" ]; then
+	KC_LATE_PCT=20
+	{ grep -qs QEMU /sys/class/dmi/id/sys_vendor || grep -qs '^model name.*QEMU' /proc/cpuinfo; } &&
+		KC_LATE_PCT=50
+fi
 
 # ---- helpers ----
 
@@ -99,12 +107,15 @@ kc_verbose() {
 }
 
 # kc_loaded DESC WANT ERR [CMD...]: the last run exited WANT ($RUN_RC) and
-# said nothing of "lacks" or "failed" on ERR.  If not: its stderr, and the
-# excerpt of CMD's -v log (CMD: the tool again, with -v, ending by itself)
+# said nothing of "lacks" or "failed" on ERR (but the symbolizer's
+# statistics, "failed look-ups by reason": frames of exited processes).
+# If not: its stderr, and the excerpt of CMD's -v log (CMD: the tool
+# again, with -v, ending by itself)
 kc_loaded() {
 	local d=$1 want=$2 err=$3 why=""; shift 3
 	[ "$RUN_RC" = "$want" ] || why="exit $RUN_RC, want $want"
-	grep -Eq 'lacks|failed' "$err" && why="${why:+$why, }'lacks'/'failed' on stderr"
+	grep -v 'failed look-ups by reason' "$err" | grep -Eq 'lacks|failed' &&
+		why="${why:+$why, }'lacks'/'failed' on stderr"
 	if [ -z "$why" ]; then
 		pass "$d"
 		return 0
@@ -169,7 +180,9 @@ KC_NOBTF=(unshare -m sh -c 'mount --bind /dev/null /sys/kernel/btf/vmlinux && ex
 
 # kc_offcpu DESC N MS CMD-PREFIX...: offcpu_blocker N x MS ms, held until
 # the tool traces, under CMD-PREFIX... -p PID --state S -j: N intervals in
-# offcpu_block_here (called from blocker), N x MS ms within 20%
+# offcpu_block_here (called from blocker), of N x MS ms in all: not less
+# (but 1%: the sleep's timer starts just before the switch-out), not more
+# than KC_LATE_PCT % (wake-up latency)
 kc_offcpu() {
 	local d=$1 n=$2 ms=$3 j=$T/oc.$RANDOM; shift 3
 	start_wl_held offcpu_blocker "$n" "$ms" 0
@@ -181,7 +194,9 @@ kc_offcpu() {
 		"sum(s['total_us'] for s in d['stacks'] if s['comm'] == 'ocpu_blocker' and s['user_stack'][-1:] == ['offcpu_block_here'])"
 	check_eq "$d: offcpu_block_here is named, called from blocker" "${JV[0]}" "['blocker;offcpu_block_here']"
 	check_eq "$d: --state S: exactly $n intervals in offcpu_block_here" "${JV[1]}" "$n"
-	check_within "$d: their off-CPU time is $n x $ms ms (us)" "${JV[2]}" $((n * ms * 1000)) 20
+	check "$d: their off-CPU time is $n x $ms ms (${JV[2]} us; -1%, +$KC_LATE_PCT%)" \
+		awk -v t="${JV[2]}" -v w=$((n * ms * 1000)) -v p="$KC_LATE_PCT" \
+		'BEGIN { exit !(t != "" && t >= w * 0.99 && t <= w * (1 + p / 100)) }'
 }
 
 kcheck_offcputime() {
