@@ -29,19 +29,36 @@ struct perf_sample_data___old {
 	__u64 weight;
 } __attribute__((preserve_access_index));
 
+/* bit set in *word: atomically where the kernel can (5.12; atomics, a
+ * constant: one program each way); before, a CPU's bit set at the same
+ * time as another's in the same word may be lost, and is set again at
+ * that CPU's next sample of the line */
+static __always_inline void set_bit_of(__u64 *word, __u64 bit, const bool atomics)
+{
+	if (atomics)
+		__sync_fetch_and_or(word, bit);
+	else
+		*word |= bit;
+}
+
 /* The first thread to set *first, or a flag that another one came */
-static __always_inline void thread_seen(__u32 *first, __u32 *multi, __u32 tid)
+static __always_inline void thread_seen(__u32 *first, __u32 *multi, __u32 tid,
+					const bool atomics)
 {
 	__u32 old = *first;
 
-	if (!old)
+	if (!old && atomics)
 		old = __sync_val_compare_and_swap(first, 0, tid);
+	else if (!old)
+		*first = old = tid;	/* before 5.12: two threads at once may
+					 * both think they were first */
 	if (old && old != tid && !*multi)
 		*multi = 1;
 }
 
 static __always_inline void count(struct hitm_counts *c, __u32 cpu, __u32 tid,
-				  bool load, bool store, bool hitm, bool remote)
+				  bool load, bool store, bool hitm, bool remote,
+				  const bool atomics)
 {
 	__u32 w = (cpu / 64) & (HITM_CPU_WORDS - 1);
 	__u64 bit = 1ULL << (cpu % 64);
@@ -51,21 +68,21 @@ static __always_inline void count(struct hitm_counts *c, __u32 cpu, __u32 tid,
 	if (store) {
 		__sync_fetch_and_add(&c->stores, 1);
 		if (!(c->wcpus[w] & bit))
-			__sync_fetch_and_or(&c->wcpus[w], bit);
-		thread_seen(&c->wtid, &c->wmulti, tid);
+			set_bit_of(&c->wcpus[w], bit, atomics);
+		thread_seen(&c->wtid, &c->wmulti, tid, atomics);
 	}
 	if (hitm) {
 		__sync_fetch_and_add(&c->hitm, 1);
 		if (!(c->hcpus[w] & bit))
-			__sync_fetch_and_or(&c->hcpus[w], bit);
-		thread_seen(&c->htid, &c->hmulti, tid);
+			set_bit_of(&c->hcpus[w], bit, atomics);
+		thread_seen(&c->htid, &c->hmulti, tid, atomics);
 		if (remote)
 			__sync_fetch_and_add(&c->hitm_remote, 1);
 		else
 			__sync_fetch_and_add(&c->hitm_local, 1);
 	}
 	if (!(c->cpus[w] & bit))
-		__sync_fetch_and_or(&c->cpus[w], bit);
+		set_bit_of(&c->cpus[w], bit, atomics);
 }
 
 /* The entry of key in map, created when create is set; NULL if absent or
@@ -86,8 +103,7 @@ static __always_inline struct hitm_counts *entry(void *map, void *key, bool crea
 	return bpf_map_lookup_elem(map, key);
 }
 
-SEC("perf_event")
-int hitm_sample(struct bpf_perf_event_data *ctx)
+static __always_inline int sample(struct bpf_perf_event_data *ctx, const bool atomics)
 {
 	struct bpf_perf_event_data_kern *kctx = (void *)ctx;
 	struct perf_sample_data *data;
@@ -166,15 +182,31 @@ int hitm_sample(struct bpf_perf_event_data *ctx)
 			skip_inc(HITM_SKIP_COLD_LOAD);
 		return 0;
 	}
-	count(lc, cpu, tid, load, store, hitm, remote);
+	count(lc, cpu, tid, load, store, hitm, remote, atomics);
 	ok.tgid = tgid;
 	ok.offset = addr & (HITM_LINE_SIZE - 1);
 	ok.line = lk.line;
 	ok.ip = ip;
 	oc = entry(&offs, &ok, true);
 	if (oc)
-		count(oc, cpu, tid, load, store, hitm, remote);
+		count(oc, cpu, tid, load, store, hitm, remote, atomics);
 	return 0;
+}
+
+SEC("perf_event")
+int hitm_sample(struct bpf_perf_event_data *ctx)
+{
+	return sample(ctx, true);
+}
+
+/* The same without the atomics of 5.12 (or, compare-and-swap): the
+ * verifier of an older kernel refuses their instructions even where they
+ * cannot be reached, so the loader keeps one of the two programs
+ * (tools/hitmtop/hitmtop.c) */
+SEC("perf_event")
+int hitm_sample_noatomics(struct bpf_perf_event_data *ctx)
+{
+	return sample(ctx, false);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -26,6 +26,9 @@ flock 9
 APTDIR=$KERNEL_CACHE/apt
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 MIRROR=${KERNEL_MIRROR:-http://deb.debian.org/debian}
+# the kernels users run are the newest of each release: its security
+# and point-release updates too
+SECURITY=${KERNEL_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 APT_OPTS=(
 	-o "Dir::Etc::SourceList=$APTDIR/sources.list"
 	-o "Dir::Etc::SourceParts=$APTDIR/sources.list.d"
@@ -48,7 +51,10 @@ apt_setup() {
 	cat >"$APTDIR/sources.list" <<EOF
 deb [signed-by=$KEYRING] $MIRROR bullseye main
 deb [signed-by=$KEYRING] $MIRROR bookworm main
+deb [signed-by=$KEYRING] $MIRROR bookworm-updates main
 deb [signed-by=$KEYRING] $MIRROR bookworm-backports main
+deb [signed-by=$KEYRING] $SECURITY bullseye-security main
+deb [signed-by=$KEYRING] $SECURITY bookworm-security main
 EOF
 	kmx_log "apt-get update (private lists in $APTDIR)"
 	apt-get "${APT_OPTS[@]}" -q update >"$APTDIR/update.log" 2>&1 ||
@@ -56,22 +62,25 @@ EOF
 	apt_updated=1
 }
 
-# resolve ID: prints the newest package name of that id, from the Depends
+# resolve ID: prints the package names of that id, newest
+# first (a newest one that the archive does not serve yet is passed
+# over), from the Depends
 # of the suite's metapackage (linux-image-amd64 / linux-image-rt-amd64),
 # else from the names apt knows
 resolve() {
 	local id=$1 re meta name
 	re=$(kmx_pkg_regex "$id")
 	case "$id" in *-rt) meta=linux-image-rt-amd64 ;; *) meta=linux-image-amd64 ;; esac
-	name=$(apt-cache "${APT_OPTS[@]}" show "$meta" 2>/dev/null |
+	# the newest of the metapackages' Depends (of every suite) and of the
+	# names apt knows (a security update of a release's kernel series is
+	# not always in a metapackage of the lists)
+	name=$( { apt-cache "${APT_OPTS[@]}" show "$meta" 2>/dev/null |
 		sed -n 's/^Depends: //p' | tr ',|' '\n\n' | sed 's/(.*//; s/[[:space:]]//g' |
-		grep -E "$re" | sort -uV | tail -1 || true)
-	if [ -z "$name" ]; then
-		name=$(apt-cache "${APT_OPTS[@]}" pkgnames linux-image- | grep -E "$re" |
+		grep -E "$re"
+		apt-cache "${APT_OPTS[@]}" pkgnames linux-image- | grep -E "$re" |
 			while read -r p; do
 				apt-cache "${APT_OPTS[@]}" show "$p" >/dev/null 2>&1 && echo "$p"
-			done | sort -V | tail -1 || true)
-	fi
+			done; } | sort -uV | tac || true)
 	[ -n "$name" ] || kmx_die "no package for kernel $id in $(kmx_suite "$id")"
 	echo "$name"
 }
@@ -161,17 +170,24 @@ for id in "$@"; do
 		continue
 	fi
 	apt_setup
-	pkg=$(resolve "$id")
-	if kmx_complete "$id" && [ "$(cut -d' ' -f1 "$dir/package")" = "$pkg" ]; then
+	cands=$(resolve "$id")
+	if kmx_complete "$id" && [ "$(cut -d' ' -f1 "$dir/package")" = "${cands%%$'\n'*}" ]; then
 		echo "$id $(cat "$dir/kver") $(cat "$dir/package")"
 		continue
 	fi
 	dl=$APTDIR/dl
-	rm -f "$dl"/*.deb
-	kmx_log "$id: downloading $pkg"
-	t0=$(date +%s)
-	(cd "$dl" && apt-get "${APT_OPTS[@]}" -q download "$pkg") >"$dl/download.log" 2>&1 ||
-		{ cat "$dl/download.log" >&2; kmx_die "$id: apt-get download $pkg failed"; }
+	pkg=""
+	for c in $cands; do
+		rm -f "$dl"/*.deb
+		kmx_log "$id: downloading $c"
+		t0=$(date +%s)
+		if (cd "$dl" && apt-get "${APT_OPTS[@]}" -q download "$c") >"$dl/download.log" 2>&1; then
+			pkg=$c
+			break
+		fi
+		kmx_log "$id: apt-get download $c failed: $(grep -m1 -E '^(E|Err):' "$dl/download.log")"
+	done
+	[ -n "$pkg" ] || { cat "$dl/download.log" >&2; kmx_die "$id: no package could be downloaded (tried: $(echo $cands))"; }
 	deb=$(find "$dl" -maxdepth 1 -name '*.deb' | head -1)
 	[ -n "$deb" ] || kmx_die "$id: apt-get download $pkg left no .deb"
 	ver=$(dpkg-deb -f "$deb" Version)

@@ -51,7 +51,7 @@ fatal() {
 	echo "SUITE-INIT-FAILED: $*"
 	echo "SUITE-GUEST-EXIT=255"
 	echo o >/proc/sysrq-trigger
-	sleep 30
+	while :; do sleep 10; done
 }
 arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -1; }
 echo "SUITE-INIT: $(uname -r) up $(cut -d' ' -f1 /proc/uptime) s"
@@ -109,7 +109,9 @@ echo "SUITE-GUEST-END uptime=$(cut -d' ' -f1 /proc/uptime)"
 echo "SUITE-GUEST-EXIT=$rc"
 sync
 echo o >/proc/sysrq-trigger
-sleep 60
+# PID 1 must outlive the power-off, however long the kernel takes to get
+# there (a minute was not enough on a loaded host: "Attempted to kill init")
+while :; do sleep 10; done
 EOF
 }
 

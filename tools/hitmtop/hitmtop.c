@@ -20,6 +20,7 @@
 #include "opts.h"
 #include "run.h"
 #include "lifecycle.h"
+#include "kfeat.h"
 #include "bpfmaps.h"
 #include "mapiter.h"
 #include "blazesym.h"
@@ -459,7 +460,17 @@ int hitmtop_configure(struct lifecycle *lc)
 	skel->rodata->aggregate = env.record == NULL;
 	map_resize_opt(skel->maps.lines, (uint32_t)env.max_lines, "--max-lines", env.max_lines);
 	map_resize_opt(skel->maps.offs, (uint32_t)env.max_lines * 4, "--max-lines", env.max_lines);
+	/* one of the two programs: with atomics where the kernel has them */
+	bpf_program__set_autoload(kfeat_has(KF_ATOMICS) ? skel->progs.hitm_sample_noatomics
+							: skel->progs.hitm_sample, false);
 	return 0;
+}
+
+/* The sampling program this kernel loaded */
+static struct bpf_program *sample_prog(struct hitmtop_bpf *skel)
+{
+	return bpf_program__autoload(skel->progs.hitm_sample) ? skel->progs.hitm_sample
+							       : skel->progs.hitm_sample_noatomics;
 }
 
 int hitmtop_setup(struct lifecycle *lc)
@@ -483,7 +494,7 @@ int hitmtop_attach(struct lifecycle *lc)
 	struct hitmtop_bpf *skel = lc->skel;
 
 	tool.ev = perfev_new();
-	return hitm_events_open(tool.ev, skel->progs.hitm_sample, tool.pmus, tool.npmu,
+	return hitm_events_open(tool.ev, sample_prog(skel), tool.pmus, tool.npmu,
 				&tool.cpus, &how);
 }
 
@@ -535,7 +546,7 @@ static int load_only(void)
 	err = lifecycle_load(&lc, &hitmtop_ops, &env.c, &tool);
 	if (!err)
 		msg_warn("BPF program %s loaded (verifier passed); not attached: --load-only",
-			 bpf_program__name(((struct hitmtop_bpf *)lc.skel)->progs.hitm_sample));
+			 bpf_program__name(sample_prog(lc.skel)));
 	lifecycle_free(&lc);
 	return err ? err : EXIT_REPORTED;
 }

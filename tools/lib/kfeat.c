@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include <linux/bpf.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -39,6 +41,9 @@ static const struct {
 			       "kf_attach_cookie" },
 	[KF_LAZY_MAPS] = { "lazy_maps", "hash maps allocated on use in tracing programs",
 			   "6.1 (5.10 without PREEMPT_RT)", NULL },
+	[KF_ATOMICS] = { "atomics", "BPF atomic or and compare-and-swap", "5.12", NULL },
+	[KF_INHERIT_THREAD] = { "inherit_thread", "perf events inherited by threads only",
+				"5.13", NULL },
 	[KF_PREEMPT_RT] = { "preempt_rt", "PREEMPT_RT", "-", NULL },
 };
 
@@ -127,6 +132,52 @@ static bool own_btf_ok(void)
 	return true;
 }
 
+/* A program that loads: insns, n of them (raw_tp, GPL) */
+static bool prog_loads(const struct bpf_insn *insns, size_t n)
+{
+	int fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, NULL, "GPL", insns, n, NULL);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/* An atomic or (5.12: before, only add) on the stack */
+static bool atomics_ok(void)
+{
+	const struct bpf_insn insns[] = {
+		/* *(u64 *)(r10 - 8) = 0 */
+		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = -8 },
+		/* r1 = 1 */
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1, .imm = 1 },
+		/* lock *(u64 *)(r10 - 8) |= r1 */
+		{ .code = BPF_STX | BPF_ATOMIC | BPF_DW, .dst_reg = BPF_REG_10,
+		  .src_reg = BPF_REG_1, .off = -8, .imm = BPF_OR },
+		/* return 0 */
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return prog_loads(insns, ARRAY_SIZE(insns));
+}
+
+/* A software event on this thread, inherited by threads only */
+static bool inherit_thread_ok(void)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY, .disabled = 1,
+		.inherit = 1, .inherit_thread = 1,
+	};
+	int fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 static bool preempt_rt(void)
 {
 	FILE *f = fopen("/sys/kernel/realtime", "r");
@@ -166,6 +217,10 @@ static bool probe(enum kfeat f)
 		return helper_ok(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_get_attach_cookie);
 	case KF_LAZY_MAPS:
 		return lazy_maps_ok();
+	case KF_ATOMICS:
+		return atomics_ok();
+	case KF_INHERIT_THREAD:
+		return inherit_thread_ok();
 	case KF_PREEMPT_RT:
 		return preempt_rt();
 	case KF_COUNT:

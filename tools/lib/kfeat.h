@@ -23,6 +23,8 @@ enum kfeat {
 	KF_TASK_PT_REGS,	/* bpf_task_pt_regs() */
 	KF_ATTACH_COOKIE,	/* bpf_get_attach_cookie() in perf_event programs */
 	KF_LAZY_MAPS,		/* hash maps without preallocation in tracing programs */
+	KF_ATOMICS,		/* BPF atomic or, and, xor, exchange, compare-and-swap */
+	KF_INHERIT_THREAD,	/* perf_event_attr.inherit_thread */
 	KF_PREEMPT_RT,		/* a PREEMPT_RT kernel (not a feature: a property) */
 	KF_COUNT,
 };

@@ -175,7 +175,9 @@ void perfev_fault_attr(struct perf_event_attr *a, bool major, bool inherit)
 	a->config = major ? PERF_COUNT_SW_PAGE_FAULTS_MAJ : PERF_COUNT_SW_PAGE_FAULTS_MIN;
 	a->sample_period = 1;
 	a->sample_type = PERF_SAMPLE_ADDR;
-	/* threads created later are followed, child processes not */
+	/* threads created later are followed, child processes not where
+	 * the kernel can say so (5.13): before, they are followed too and
+	 * the BPF target filter leaves their faults out */
 	a->inherit = inherit;
-	a->inherit_thread = inherit;
+	a->inherit_thread = inherit && kfeat_has(KF_INHERIT_THREAD);
 }
