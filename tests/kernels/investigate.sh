@@ -28,13 +28,20 @@
 #   --timeout S  boot.sh's timeout per boot (default 300)
 #   -o FILE      append the per-boot lines to FILE too (default
 #                build/kernels/investigate/results.txt)
+#   --tally      classify again every boot's log kept in
+#                build/kernels/investigate/ and print the lines and table
+#   --pokes      also count the kernel's code patching during the sequence
+#                (ftrace's function tracer on the text_poke/jump label/static
+#                call functions this kernel has; "INV pokes" lines in the
+#                log); a diagnostic, it adds patching of its own at the start
 #
 # Per boot one line on stdout:
 #   BOOT kernel=ID mode=M seq=S n=I result=R rc=N secs=T log=FILE | first line
 # with R one of clean, warned, lockup, oops, timeout, cmdfail (a command
 # of the sequence failed, the kernel said nothing), noboot; a boot that
 # both complained and timed out is counted by its complaint (lockup...)
-# and says "+timeout".  Then a table: kernel x mode x sequence.
+# and says "+timeout"; a boot whose only complaint is init's panic at
+# power-off, after the sequence said its status, is clean (noted).  Then a table: kernel x mode x sequence.
 # Console logs: build/kernels/investigate/ID.MODE.SEQ.STAMP.I.log; the
 # oops/lockup details (RIP, first call-trace frames) in ....detail.
 #
@@ -66,6 +73,28 @@ guest_run() {	# LABEL CMD...: runs CMD (60 s at most), one line on the console
 	esac
 }
 
+# --pokes: the function tracer on the code-patching functions
+POKE_FNS="text_poke_bp_batch text_poke_bp text_poke_queue text_poke_finish smp_text_poke_batch_finish smp_text_poke_single arch_jump_label_transform_queue arch_jump_label_transform_apply arch_jump_label_transform __static_call_transform arch_static_call_transform text_poke_sync"
+pokes_start() {
+	local f have=""
+	for f in $POKE_FNS; do
+		grep -qx "$f" $TRACEFS/available_filter_functions 2>/dev/null && have="$have $f"
+	done
+	echo "INV pokes: tracing$have"
+	[ -n "$have" ] || return 0
+	echo 16384 >$TRACEFS/buffer_size_kb
+	echo "$have" >$TRACEFS/set_ftrace_filter
+	echo function >$TRACEFS/current_tracer
+	echo >$TRACEFS/trace
+}
+pokes_stop() {
+	[ "$(cat $TRACEFS/current_tracer)" = function ] || return 0
+	echo nop >$TRACEFS/current_tracer
+	awk '!/^#/ { for (i = 1; i <= NF; i++) if ($i ~ /^[A-Za-z0-9_.]+$/ && $(i+1) ~ /^<-/) { n[$i]++; break } }
+		END { for (f in n) printf "INV pokes: %s %d\n", f, n[f] }' $TRACEFS/trace | sort
+	grep -m1 -i 'entries-in-buffer' $TRACEFS/trace | sed 's/^#/INV pokes:/'
+}
+
 guest_main() {
 	local seq=$1 rounds=$2 wl prog tps
 	cd "$ROOT" || exit 1
@@ -74,6 +103,7 @@ guest_main() {
 	[ -d $TRACEFS/events ] || TRACEFS=/sys/kernel/debug/tracing
 	echo "INV kernel $(uname -r) ($(uname -v)), $(nproc) CPUs, seq $seq, $rounds rounds"
 	FAILS=0
+	[ -n "${INV_POKES:-}" ] && pokes_start
 	"$ROOT/build/workloads/offcpu_blocker" 100000000 5 0 >/dev/null 2>&1 &
 	wl=$!
 	# bpftrace's programs, one per suite tool's set of tracepoints
@@ -131,6 +161,7 @@ guest_main() {
 	done
 	kill "$wl" 2>/dev/null
 	wait "$wl" 2>/dev/null
+	[ -n "${INV_POKES:-}" ] && pokes_stop
 	echo "INV done: $FAILS commands failed"
 	[ "$FAILS" -eq 0 ]
 }
@@ -150,6 +181,8 @@ TIMEOUT=300
 OUTD=$ROOT/build/kernels/investigate
 RESULTS=$OUTD/results.txt
 KERNELS=()
+POKES=""
+TALLY_ONLY=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-m) MODES=$2; shift ;;
@@ -158,13 +191,15 @@ while [ $# -gt 0 ]; do
 	-r) ROUNDS=$2; shift ;;
 	--timeout) TIMEOUT=$2; shift ;;
 	-o) RESULTS=$2; shift ;;
+	--pokes) POKES=1 ;;
+	--tally) TALLY_ONLY=1 ;;
 	-h|--help) usage ;;
 	-*) echo "$0: unknown option $1" >&2; usage ;;
 	*) KERNELS+=("$1") ;;
 	esac
 	shift
 done
-[ ${#KERNELS[@]} -gt 0 ] || usage
+[ ${#KERNELS[@]} -gt 0 ] || [ -n "$TALLY_ONLY" ] || usage
 for m in $MODES; do case "$m" in mttcg|single) ;; *) echo "$0: mode mttcg or single" >&2; exit 2 ;; esac; done
 for s in $SEQS; do case "$s" in suite|peers) ;; *) echo "$0: sequence suite or peers" >&2; exit 2 ;; esac; done
 mkdir -p "$OUTD"
@@ -178,13 +213,25 @@ PRINTK='^\[ *[0-9]+\.[0-9]+\]'
 
 # classify LOG RC: sets RESULT and FIRST; writes LOG's .detail
 classify() {
-	local log=$1 rc=$2 complaints
+	local log=$1 rc=$2 complaints after
 	complaints=$(grep -E "$PRINTK" "$log" | grep -E "$BAD" || true)
+	# init (the guest's runner) dying as the guest powers off, after the
+	# command said its status ("sleep: Input/output error" from 9p going
+	# away): the harness's shutdown, not the sequence; counted clean
+	after=$(sed -n '/SUITE-GUEST-EXIT=/,$p' "$log" | grep -E "$PRINTK" | grep -E "$BAD" || true)
+	if [ -n "$after" ] && [ "$complaints" = "$after" ] &&
+		grep -q 'Attempted to kill init' <<<"${after%%$'\n'*}" &&
+		! grep -Eq 'Oops|BUG:|WARNING:|lockup|stall' <<<"$after"; then
+		POWEROFF=" (at power-off, after the command's exit: $(printf '%s\n' "$after" | head -1))"
+		complaints=""
+	else
+		POWEROFF=""
+	fi
 	FIRST=$(printf '%s\n' "$complaints" | head -1)
 	if [ -n "$complaints" ]; then
-		if printf '%s\n' "$complaints" | grep -Eq 'Oops|general protection fault|unable to handle|Unable to handle|invalid opcode:|double fault|\] [a-z0-9 ]+: [0-9a-f]{4} \[#[0-9]+\]|kernel BUG'; then
+		if grep -Eq 'Oops|general protection fault|unable to handle|Unable to handle|invalid opcode:|double fault|\] [a-z0-9 ]+: [0-9a-f]{4} \[#[0-9]+\]|kernel BUG' <<<"$complaints"; then
 			RESULT=oops
-		elif printf '%s\n' "$complaints" | grep -Eq '[Ss]oft lockup|hard LOCKUP|stall|blocked for more than'; then
+		elif grep -Eq '[Ss]oft lockup|hard LOCKUP|stall|blocked for more than' <<<"$complaints"; then
 			RESULT=lockup
 		else
 			RESULT=warned
@@ -202,12 +249,37 @@ classify() {
 		RESULT=timeout; FIRST=$(tail -1 "$log")
 	elif [ "$rc" = 125 ]; then
 		RESULT=noboot; FIRST=$(tail -1 "$log")
-	elif [ "$rc" = 0 ]; then
-		RESULT=clean
+	elif [ "$rc" = 0 ] || { [ "$rc" = 126 ] && [ -n "$POWEROFF" ]; }; then
+		RESULT=clean; FIRST=$POWEROFF
 	else
 		RESULT=cmdfail; FIRST=$(grep -m1 -E '^INV r=.* rc=' "$log" | grep -Ev 'rc=0 |(schedsilence|hotcheck) rc=1 ' | head -1)
 	fi
 }
+
+table() {	# the tally file's table
+	printf '%-8s %-6s %-6s %6s %6s %6s %6s %8s %8s %7s\n' kernel mode seq clean warned lockup oops timeout cmdfail noboot
+	awk '{ k = $1 " " $2 " " $3; if (!(k in seen)) { seen[k] = 1; order[++n] = k } c[k, $4]++ }
+		END { for (i = 1; i <= n; i++) { k = order[i]; split(k, f, " ")
+			printf "%-8s %-6s %-6s %6d %6d %6d %6d %8d %8d %7d\n", f[1], f[2], f[3],
+				c[k, "clean"], c[k, "warned"], c[k, "lockup"], c[k, "oops"], c[k, "timeout"], c[k, "cmdfail"], c[k, "noboot"] } }' "$1"
+}
+
+# --tally: classify again every log kept in build/kernels/investigate/
+if [ -n "$TALLY_ONLY" ]; then
+	for log in $(ls "$OUTD"/*.log 2>/dev/null | sort -t. -k1,1 -k4,5 -V); do
+		b=$(basename "$log" .log)
+		k=$(echo "$b" | sed -E 's/^([0-9]+\.[0-9]+(-rt)?)\..*/\1/')
+		rest=${b#"$k".}; m=${rest%%.*}; rest=${rest#*.}; s=${rest%%.*}
+		rc=$(sed -n 's/^boot.sh: kernel .*, exit \([0-9]*\).*$/\1/p' "${log%.log}.err" 2>/dev/null | tail -1)
+		classify "$log" "${rc:-125}"
+		kver=$(grep -a -m1 -o 'INV kernel [^ ]*' "$log" | cut -d' ' -f3)
+		echo "BOOT kernel=$k kver=${kver:-?} mode=$m seq=$s result=$RESULT rc=$rc log=${log#"$ROOT"/} | ${FIRST:-}"
+		echo "$k $m $s ${RESULT%+timeout}" >>"$TALLY"
+	done
+	echo
+	table "$TALLY"
+	exit 0
+fi
 
 for k in "${KERNELS[@]}"; do
 	for m in $MODES; do
@@ -216,6 +288,7 @@ for k in "${KERNELS[@]}"; do
 				log=$OUTD/$k.$m.$s.$STAMP.$i.log
 				opts=(--timeout "$TIMEOUT" -q --log "$log")
 				[ "$m" = mttcg ] && opts+=(--mttcg)
+				[ -n "$POKES" ] && opts+=(--env INV_POKES=1)
 				t0=$(date +%s)
 				"$ROOT/scripts/kernels/boot.sh" "$k" "${opts[@]}" -- \
 					"$ROOT/tests/kernels/investigate.sh" --guest "$s" "$ROUNDS" \
@@ -223,7 +296,8 @@ for k in "${KERNELS[@]}"; do
 				rc=$?
 				secs=$(( $(date +%s) - t0 ))
 				classify "$log" "$rc"
-				line="BOOT kernel=$k mode=$m seq=$s n=$i result=$RESULT rc=$rc secs=$secs log=${log#"$ROOT"/} | ${FIRST:-}"
+				kver=$(grep -a -m1 -o 'INV kernel [^ ]*' "$log" | cut -d' ' -f3)
+				line="BOOT kernel=$k kver=${kver:-?} mode=$m seq=$s n=$i result=$RESULT rc=$rc secs=$secs log=${log#"$ROOT"/} | ${FIRST:-}"
 				echo "$line"
 				echo "$line" >>"$RESULTS"
 				echo "$k $m $s ${RESULT%+timeout}" >>"$TALLY"
@@ -233,8 +307,4 @@ for k in "${KERNELS[@]}"; do
 done
 
 echo
-printf '%-8s %-6s %-6s %6s %6s %6s %6s %8s %8s %7s\n' kernel mode seq clean warned lockup oops timeout cmdfail noboot
-awk '{ k = $1 " " $2 " " $3; if (!(k in seen)) { seen[k] = 1; order[++n] = k } c[k, $4]++ }
-	END { for (i = 1; i <= n; i++) { k = order[i]; split(k, f, " ")
-		printf "%-8s %-6s %-6s %6d %6d %6d %6d %8d %8d %7d\n", f[1], f[2], f[3],
-			c[k, "clean"], c[k, "warned"], c[k, "lockup"], c[k, "oops"], c[k, "timeout"], c[k, "cmdfail"], c[k, "noboot"] } }' "$TALLY"
+table "$TALLY"
