@@ -198,7 +198,11 @@ test:
 # picks some (the kernels are cached in /var/cache/latency-tools/kernels)
 REPEAT ?= 1
 KERNELS ?= 5.10 5.10-rt 6.1 6.1-rt 6.12 6.12-rt
-test-kernels: all
+# every tool on Debian's 5.10, 6.1 and 6.12 kernels and their PREEMPT_RT
+# builds, booted under QEMU (docs/KERNELS.md): QEMU and the kernels first
+test-kernels:
+	$(Q)scripts/deps.sh --kernels
+	$(Q)$(MAKE) --no-print-directory all
 	$(Q)tests/kernels/run.sh REPEAT="$(REPEAT)" KERNELS="$(KERNELS)"
 
 # fuzz targets of the symbolizer and the hitmtop replay parser, bounded

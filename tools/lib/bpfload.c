@@ -65,10 +65,10 @@ void bpf_env_check(void)
 				  kernel_btf_path, strerror(errno));
 		btf__free(custom);
 	} else if (getenv("SUITE_BTF_PATH") ? access(btf, R_OK) : !kfeat_has(KF_KERNEL_BTF)) {
-		die_unsupported("no kernel BTF at %s: this kernel was built without "
-				"CONFIG_DEBUG_INFO_BTF=y (Linux 5.4 or newer has it); pass "
-				"its BTF as a file with --btf FILE (made from the kernel's "
-				"debug vmlinux with 'pahole --btf_encode_detached FILE')", btf);
+		die_unsupported("no kernel BTF at %s: needs a kernel built with "
+				"CONFIG_DEBUG_INFO_BTF=y (Linux 5.4 or newer), or this "
+				"kernel's BTF as a file: --btf FILE (made from its debug "
+				"vmlinux with 'pahole --btf_encode_detached FILE')", btf);
 	}
 	kfeat_require(KF_RINGBUF, "every tool of the suite");
 }
