@@ -44,6 +44,8 @@ check_basics() {
 		fi
 	done
 	if grep -q ' /sys/fs/bpf bpf ' /proc/mounts; then pass "bpffs is mounted"; else fail "bpffs is mounted"; fi
+	# what the tools found this kernel lacks (docs/KERNELS.md's table)
+	echo "# features: $("$BIN/offcputime" -v -d 0.1 2>&1 >/dev/null | sed -n 's/.*kernel features: //p')"
 }
 
 # Every tool's checks: tests/kernels/checks.sh's kcheck_TOOL (the same

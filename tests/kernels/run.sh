@@ -101,6 +101,36 @@ for r in $(seq 1 "$REPEAT"); do
 done
 wait
 
+# The support table of docs/KERNELS.md, from this run: per kernel, the
+# features it lacks and each tool's checks
+table() {
+	local k tool taps n bad cell lacks
+	echo "| kernel | lacks (\`-v\`) | offcputime | syswatch | wakers | pfwatch | schedsilence | hotcheck | hitmtop | \`--btf FILE\` | console |"
+	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+	for k in $KERNELS; do
+		taps=$(cat "$RES/$k".r*.tap 2>/dev/null)
+		lacks=$(sed -n 's/^# features: //p' "$OUTD/$k".r*.out 2>/dev/null | head -1 |
+			tr ' ' '\n' | sed -n 's/^!//p' | grep -vx preempt_rt | tr '\n' ' ')
+		printf '| %s (%s) | %s |' "$k" "$(awk -v k="$k" '$1 == k { print $2 }' "$OUTD/fetch.out")" \
+			"${lacks:-nothing}"
+		for tool in offcputime syswatch wakers pfwatch schedsilence hotcheck hitmtop nobtf \
+			"the console"; do
+			n=$(echo "$taps" | grep -Ec "^(not )?ok - kernel $k( \(run [0-9]+\))?: $tool")
+			bad=$(echo "$taps" | grep -Ec "^not ok - kernel $k( \(run [0-9]+\))?: $tool")
+			if [ "$n" = 0 ]; then cell="not run"
+			elif [ "$bad" != 0 ]; then cell="**$bad of $n checks failed**"
+			elif [ "$tool" = hitmtop ]; then cell="loads; exit 3 (no PEBS/IBS)"
+			elif [ "$tool" = "the console" ]; then cell="clean"
+			else cell="exact ($n checks)"
+			fi
+			printf ' %s |' "$cell"
+		done
+		echo
+	done
+}
+table >"$OUTD/table.md"
+echo "# the support table: $OUTD/table.md"
+
 np=$(cat "$RES"/*.tap 2>/dev/null | grep -c '^ok - ')
 nf=$(cat "$RES"/*.tap 2>/dev/null | grep -c '^not ok - ')
 echo "# matrix: $(echo $KERNELS | wc -w) kernels x $REPEAT in $(( $(date +%s) - T0 )) s (JOBS=$JOBS${MTTCG:+, MTTCG})"
