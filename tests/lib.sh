@@ -275,3 +275,22 @@ folded_user_first() {
 folded_well_formed() {
 	awk 'NF < 2 || $NF !~ /^[0-9]+$/ { exit 1 } { sub(/ [0-9]+$/, ""); if (seen[$0]++) exit 1 }' "$1"
 }
+
+# wk_launch CMD...: starts the wakers workload CMD GO_FILE, which prints
+# its pid and its target's tid, then waits for GO_FILE; sets WK_PID,
+# WK_TID, WK_OUT, WK_GO (test_wakers, tests/kernels/checks.sh)
+GO_N=0
+wk_launch() {
+	local i
+	GO_N=$((GO_N + 1))
+	WK_GO=$T/go.$GO_N
+	WK_OUT=$T/wl.$GO_N
+	"$@" "$WK_GO" >"$WK_OUT" 2>&1 &
+	WL_PIDS+=("$!")
+	for i in $(seq 1 500); do
+		[ "$(wc -l <"$WK_OUT")" -ge 2 ] && break
+		sleep 0.01
+	done
+	WK_PID=$(sed -n 1p "$WK_OUT")
+	WK_TID=$(sed -n 2p "$WK_OUT")
+}

@@ -280,21 +280,13 @@ kc_pf_window() {
 # ---- wakers ----
 
 kcheck_wakers() {
-	local n=200 out=$T/wk.wl f=$T/wk.f i pid tid woken others go
-	go=$(mktemp -u "$T/go.XXXXXX")
-	"$WL/wakers_target" futex $n "$go" >"$out" 2>&1 &
-	WL_PIDS+=("$!")
-	for i in $(seq 1 500); do
-		[ "$(wc -l <"$out")" -ge 2 ] && break
-		sleep 0.01
-	done
-	pid=$(sed -n 1p "$out")
-	tid=$(sed -n 2p "$out")
-	kc_released "$f" "$f.err" 'tracing wakeups' 'touch "$go"' "$BIN/wakers" -t "$tid" -f -d 60
-	touch "$go"
+	local n=200 f=$T/wk.f woken others
+	wk_launch "$WL/wakers_target" futex $n
+	kc_released "$f" "$f.err" 'tracing wakeups' 'touch "$WK_GO"' "$BIN/wakers" -t "$WK_TID" -f -d 60
+	touch "$WK_GO"
 	wait_wl
 	kc_loaded "wakers: traces and exits 0" 0 "$f.err" "$BIN/wakers" -v -p $$ -d 1
-	woken=$(sed -n 's/^woken //p' "$out")
+	woken=$(sed -n 's/^woken //p' "$WK_OUT")
 	check_eq "wakers: the workload woke its target exactly $n times" "$woken" $n
 	check_eq "wakers: exactly $n wakeups from wk_waker in wakers_poke_target" \
 		"$(folded_sum '^wk_waker;(.*;)?wakers_poke_target[; ]' "$f")" $n

@@ -1,26 +1,6 @@
 # wakers against wakers_target, whose wakeups are known in advance: each
 # round wakes the target thread exactly once, while it is asleep.
 WK=$BIN/wakers
-GO_N=0
-
-# wk_launch CMD...: starts the workload CMD GO_FILE, which prints its pid
-# and its target's tid, then waits for GO_FILE; sets WK_PID, WK_TID,
-# WK_OUT, WK_GO
-wk_launch() {
-	local i
-	GO_N=$((GO_N + 1))
-	WK_GO=$T/go.$GO_N
-	WK_OUT=$T/wl.$GO_N
-	"$@" "$WK_GO" >"$WK_OUT" 2>&1 &
-	WL_PIDS+=("$!")
-	for i in $(seq 1 500); do
-		[ "$(wc -l <"$WK_OUT")" -ge 2 ] && break
-		sleep 0.01
-	done
-	WK_PID=$(sed -n 1p "$WK_OUT")
-	WK_TID=$(sed -n 2p "$WK_OUT")
-}
-
 # wk_start MODE N [CMD-PREFIX...]: starts wakers_target MODE N
 wk_start() {
 	local mode=$1 n=$2; shift 2
