@@ -193,20 +193,18 @@ static __always_inline int sample(struct bpf_perf_event_data *ctx, const bool at
 	return 0;
 }
 
-SEC("perf_event")
-int hitm_sample(struct bpf_perf_event_data *ctx)
-{
-	return sample(ctx, true);
-}
+/* hitm_sample, and hitm_sample_noatomics without the atomics of 5.12 (or,
+ * compare-and-swap): the verifier of an older kernel refuses their
+ * instructions even where they cannot be reached, so the loader keeps one
+ * of the two programs (tools/hitmtop/hitmtop.c) */
+#define SAMPLE_PROGRAM(name, atomics)					\
+	SEC("perf_event")						\
+	int name(struct bpf_perf_event_data *ctx)			\
+	{								\
+		return sample(ctx, atomics);				\
+	}
 
-/* The same without the atomics of 5.12 (or, compare-and-swap): the
- * verifier of an older kernel refuses their instructions even where they
- * cannot be reached, so the loader keeps one of the two programs
- * (tools/hitmtop/hitmtop.c) */
-SEC("perf_event")
-int hitm_sample_noatomics(struct bpf_perf_event_data *ctx)
-{
-	return sample(ctx, false);
-}
+SAMPLE_PROGRAM(hitm_sample, true)
+SAMPLE_PROGRAM(hitm_sample_noatomics, false)
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
