@@ -107,13 +107,16 @@ CMD=$OUT/.suite-cmd.sh
 	printf '%q ' "$@"; echo
 } >"$CMD"
 
-APPEND="console=ttyS0,115200 panic=-1 printk.time=1 suite.cmd=$CMD suite.out=$OUT suite.hostname=k${ID//./}"
+APPEND="console=ttyS0,115200 panic=-1 printk.time=1 suite.cmd=$CMD suite.out=$OUT suite.root=$ROOT suite.hostname=k${ID//./}"
 QEMU=(qemu-system-x86_64 -accel "$ACCEL" -smp "$SMP" -m "$MEM"
 	-cpu "${KERNEL_QEMU_CPU:-max}"
 	-nographic -nodefaults -no-user-config -serial stdio -monitor none -no-reboot
 	-kernel "$KDIR/vmlinuz" -initrd "$KDIR/initramfs.cpio.gz" -append "$APPEND"
 	-virtfs "local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$OUT,mount_tag=out,security_model=none,multidevs=remap"
+	# the checkout on its own too: under /tmp (where CI may clone it) the
+	# guest's fresh /tmp would hide it
+	-virtfs "local,path=$ROOT,mount_tag=checkout,security_model=none,readonly=on,multidevs=remap"
 	-device virtio-rng-pci)
 
 : >"$LOG"

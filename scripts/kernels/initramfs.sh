@@ -76,6 +76,16 @@ mount -t debugfs debugfs $R/sys/kernel/debug 2>/dev/null
 mount -t tracefs tracefs $R/sys/kernel/tracing 2>/dev/null ||
 	echo "SUITE-INIT: no tracefs on /sys/kernel/tracing"
 mount -t cgroup2 cgroup2 $R/sys/fs/cgroup 2>/dev/null
+# a checkout under a directory the guest gets fresh (CI may clone into
+# /tmp): its own share, mounted where it is on the host
+root=$(arg suite.root)
+case "$root" in
+/tmp/*|/var/tmp/*|/run/*|/dev/shm/*)
+	mkdir -p "$R$root"
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=$msize,cache=loose checkout "$R$root" ||
+		fatal "mount of the checkout on $root"
+	;;
+esac
 if [ -n "$out" ]; then
 	mount -t 9p -o trans=virtio,version=9p2000.L,msize=$msize out "$R$out" ||
 		echo "SUITE-INIT: could not mount the output share on $out"
