@@ -60,6 +60,7 @@ while read -r m; do
 done </modules.order
 msize=$(arg suite.msize); [ -n "$msize" ] || msize=262144
 out=$(arg suite.out)
+root=$(arg suite.root)
 host=$(arg suite.hostname)
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=$msize,cache=loose root /newroot ||
 	mount -t 9p -o trans=virtio,version=9p2000.L,ro root /newroot ||
@@ -78,7 +79,6 @@ mount -t tracefs tracefs $R/sys/kernel/tracing 2>/dev/null ||
 mount -t cgroup2 cgroup2 $R/sys/fs/cgroup 2>/dev/null
 # a checkout under a directory the guest gets fresh (CI may clone into
 # /tmp): its own share, mounted where it is on the host
-root=$(arg suite.root)
 case "$root" in
 /tmp/*|/var/tmp/*|/run/*|/dev/shm/*)
 	mkdir -p "$R$root"
