@@ -38,7 +38,8 @@
 # Per boot one line on stdout:
 #   BOOT kernel=ID mode=M seq=S n=I result=R rc=N secs=T log=FILE | first line
 # with R one of clean, warned, lockup, oops, timeout, cmdfail (a command
-# of the sequence failed, the kernel said nothing), noboot; a boot that
+# of the sequence failed, the kernel said nothing), noboot, killed (QEMU
+# or boot.sh killed by something else: not counted); a boot that
 # both complained and timed out is counted by its complaint (lockup...)
 # and says "+timeout"; a boot whose only complaint is init's panic at
 # power-off, after the sequence said its status, is clean (noted).  Then a table: kernel x mode x sequence.
@@ -211,6 +212,22 @@ trap 'rm -f "$TALLY"' EXIT
 BAD='WARNING:|BUG:|[Ss]oft lockup|hard LOCKUP|Oops|Call Trace|cut here|self-detected stall|rcu: INFO|rcu_sched detected stall|rcu_preempt detected stall|detected stalls on CPUs|general protection fault|Kernel panic|kernel BUG|blocked for more than [0-9]+ seconds|UBSAN:|KASAN:|list_(add|del) corruption|refcount_t:|unable to handle|Unable to handle|double fault|Watchdog detected|invalid opcode:|^\[ *[0-9.]+\] [a-z0-9 ]+: [0-9a-f]{4} \[#[0-9]+\]'
 PRINTK='^\[ *[0-9]+\.[0-9]+\]'
 
+# boot_rc LOG RC: boot.sh's status, from its verdict line in LOG's .err
+# (RC if none); when boot.sh itself did not finish (killed, or edited
+# under us), from the console: the guest's SUITE-GUEST-EXIT, 124 if our
+# timeout ended QEMU, else "killed"
+boot_rc() {
+	local log=$1 rc=$2 v
+	v=$(sed -n 's/^boot.sh: kernel .*, exit \([0-9]*\).*$/\1/p' "${log%.log}.err" 2>/dev/null | tail -1)
+	if [ -n "$v" ]; then echo "$v"; return; fi
+	v=$(sed -n 's/^.*SUITE-GUEST-EXIT=\([0-9]*\).*$/\1/p' "$log" 2>/dev/null | tail -1)
+	if [ -n "$v" ]; then echo "$v"
+	elif grep -q 'terminating on signal 15 from pid [0-9]* (timeout)' "$log" 2>/dev/null; then echo 124
+	elif [ -z "$rc" ] || grep -q 'terminating on signal' "$log" 2>/dev/null || [ ! -s "$log" ]; then echo killed
+	else echo "$rc"
+	fi
+}
+
 # classify LOG RC: sets RESULT and FIRST; writes LOG's .detail
 classify() {
 	local log=$1 rc=$2 complaints after
@@ -247,6 +264,8 @@ classify() {
 		} >"${log%.log}.detail"
 	elif [ "$rc" = 124 ]; then
 		RESULT=timeout; FIRST=$(tail -1 "$log")
+	elif [ "$rc" = killed ]; then
+		RESULT=killed; FIRST="(QEMU or boot.sh killed from outside) $(tail -1 "$log" 2>/dev/null)"
 	elif [ "$rc" = 125 ]; then
 		RESULT=noboot; FIRST=$(tail -1 "$log")
 	elif [ "$rc" = 0 ] || { [ "$rc" = 126 ] && [ -n "$POWEROFF" ]; }; then
@@ -266,12 +285,12 @@ table() {	# the tally file's table
 
 # --tally: classify again every log kept in build/kernels/investigate/
 if [ -n "$TALLY_ONLY" ]; then
-	for log in $(ls "$OUTD"/*.log 2>/dev/null | sort -t. -k1,1 -k4,5 -V); do
+	for log in $(ls "$OUTD"/*.log 2>/dev/null | sort -V); do
 		b=$(basename "$log" .log)
 		k=$(echo "$b" | sed -E 's/^([0-9]+\.[0-9]+(-rt)?)\..*/\1/')
 		rest=${b#"$k".}; m=${rest%%.*}; rest=${rest#*.}; s=${rest%%.*}
-		rc=$(sed -n 's/^boot.sh: kernel .*, exit \([0-9]*\).*$/\1/p' "${log%.log}.err" 2>/dev/null | tail -1)
-		classify "$log" "${rc:-125}"
+		rc=$(boot_rc "$log" "")
+		classify "$log" "$rc"
 		kver=$(grep -a -m1 -o 'INV kernel [^ ]*' "$log" | cut -d' ' -f3)
 		echo "BOOT kernel=$k kver=${kver:-?} mode=$m seq=$s result=$RESULT rc=$rc log=${log#"$ROOT"/} | ${FIRST:-}"
 		echo "$k $m $s ${RESULT%+timeout}" >>"$TALLY"
@@ -293,7 +312,7 @@ for k in "${KERNELS[@]}"; do
 				"$ROOT/scripts/kernels/boot.sh" "$k" "${opts[@]}" -- \
 					"$ROOT/tests/kernels/investigate.sh" --guest "$s" "$ROUNDS" \
 					>"${log%.log}.out" 2>"${log%.log}.err"
-				rc=$?
+				rc=$(boot_rc "$log" $?)
 				secs=$(( $(date +%s) - t0 ))
 				classify "$log" "$rc"
 				kver=$(grep -a -m1 -o 'INV kernel [^ ]*' "$log" | cut -d' ' -f3)
