@@ -252,7 +252,8 @@ for tool in offcputime syswatch wakers pfwatch hitmtop; do
 done
 
 # A second Ctrl-C exits at once: the report blocks on a full pipe nobody
-# reads; the first SIGINT ends tracing, the second must end the process
+# reads; the first SIGINT ends tracing, the second (a deliberate one, not
+# the first delivered twice) must end the process
 # (130), BPF objects gone.
 FULLPIPE='import fcntl, os, sys
 r, w = os.pipe()
@@ -280,6 +281,9 @@ for tool in $TOOLS; do
 		kill -0 "$p" 2>/dev/null || break
 		sleep 0.05
 	done
+	# a deliberate second request: later than the 300 ms within which a
+	# signal is the first stop delivered again (test_signals.sh)
+	sleep 0.4
 	kill -INT "$p"
 	for i in $(seq 1 600); do kill -0 "$p" 2>/dev/null || break; sleep 0.05; done
 	kill -9 "$p" 2>/dev/null

@@ -6,16 +6,40 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
 
 volatile sig_atomic_t run_exiting;
 uint64_t run_start_ns, run_end_ns;
 
+/* One stop is often delivered more than once: GNU timeout signals its
+ * child and then the child's process group, a supervisor may signal every
+ * process of a service, a terminal's Ctrl-C reaches the whole foreground
+ * group.  A signal within RUN_SAME_STOP_NS of the first is the same stop;
+ * a later one is a second request and quits at once (the report is lost,
+ * as asked).  clock_gettime() is async-signal-safe. */
+#define RUN_SAME_STOP_NS	300000000ull
+
+static uint64_t first_stop_ns;
+
+static uint64_t signal_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void on_signal(int sig)
 {
+	uint64_t now = signal_now_ns();
+
+	if (first_stop_ns && now - first_stop_ns < RUN_SAME_STOP_NS)
+		return;
 	if (run_exiting)
 		_exit(128 + sig);
+	first_stop_ns = now;
 	run_exiting = 1;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* The run loop every tool shares: duration, SIGINT/SIGTERM (a second one
- * exits at once), and the early stop when every traced process is gone. */
+/* The run loop every tool shares: duration, SIGINT/SIGTERM (one stop
+ * however often delivered; a deliberate second one exits at once), and the early stop when every traced process is gone. */
 #ifndef SUITE_RUN_H
 #define SUITE_RUN_H
 
@@ -32,8 +32,9 @@ struct run_opts {
 	bool streaming;
 };
 
-/* SIGINT/SIGTERM handlers (first sets run_exiting, second _exit(130)),
- * and SIGPIPE ignored so a closed stdout ends output quietly (see
+/* SIGINT/SIGTERM handlers: the first sets run_exiting; the same stop
+ * delivered again within 300 ms is ignored; a later one _exit(128+sig)s;
+ * SIGPIPE ignored so a closed stdout ends output quietly (see
  * output.h). */
 void run_install_signals(void);
 /* Runs until -d, a signal, the targets' exit, or an output that takes
