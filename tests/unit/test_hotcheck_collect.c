@@ -67,7 +67,8 @@ int main(void)
 	hc_on_record(&r, buf, sizeof(buf));	/* too short: counted, not kept */
 	x = rec(HCR_TYPES, 1, 1, 0);
 	feed(&r, x);				/* a type not known */
-	CHECK_U64(r.recs.n, 7, "seven records kept");
+	CHECK_U64(r.kept.n, 7, "seven records kept");
+	CHECK_U64(r.events, 7, "seven events counted");
 	CHECK_U64(r.bad_records, 2, "two malformed records counted");
 
 	hc_collect_build(&r);
