@@ -231,6 +231,32 @@ static struct evidence {
 /* The ring buffer never wakes us (see the BPF side): read on a timer */
 #define READ_EVERY_MS 10
 
+/* The first block's stack resolved while tracing: what the first
+ * resolution of a kernel stack taken off CPU reads once (the scheduler's
+ * text, from /proc/kallsyms: a few hundred ms on a busy machine) is then
+ * not read after the window, between its end and the report */
+static void warm_block_stacks(void)
+{
+	static struct stack_frames f;
+	static bool done;
+	static size_t from;
+
+	for (; !done && from < run.kept.n; from++) {
+		size_t i = from;
+
+		const struct hc_rec *rec = &run.kept.v[i];
+
+		if (rec->type != HCR_BLOCK || rec->kstack < STACK_ID_MIN)
+			continue;
+		done = true;
+		stack_frames_resolve(run.sym, run.stacks,
+				     &(struct stack_ref){ .kstack = rec->kstack,
+							  .ustack = rec->ustack, .pid = rec->pid,
+							  .image = rec->image,
+							  .kernel_nosched = true }, &f);
+	}
+}
+
 static int poll_events(void *vctx, int timeout_ms)
 {
 	struct lifecycle *lc = vctx;
@@ -239,6 +265,7 @@ static int poll_events(void *vctx, int timeout_ms)
 
 	if (err >= 0 || err == -EINTR)
 		err = ring_buffer__consume(lc->rb);
+	warm_block_stacks();
 	if (skel->bss->warmup_end_ns && now_ns() >= skel->bss->warmup_end_ns) {
 		skel->bss->warmup_end_ns = 0;
 		msg_warn("the warm-up is over: page faults count from now on");
