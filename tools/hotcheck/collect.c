@@ -940,9 +940,8 @@ void hc_collect_build(struct hc_run *r)
 		k->silent = !k->count;
 		if (r->unpinned && check_of_cpus(c)) {
 			k->skipped = c == HCK_INTRUDERS ?
-				internf(r, "not checked: the hot threads are not pinned (they may "
-					"run on CPUs %s, as every task of the machine may); pin them "
-					"(taskset) or name their CPUs with -C for the CPU checks",
+				internf(r, "not checked: the hot threads are not pinned (CPUs %.40s, "
+					"as any task); pin them (taskset) or give their CPUs with -C",
 					r->affinity ? r->affinity : "?") :
 				"not checked: the hot threads are not pinned (see cpu intruders)";
 			k->silent = true;

@@ -41,6 +41,36 @@ bool hc_threads_silent(const struct hc_run *r)
 
 #define STACK_LINES 16		/* frames printed of a stack, leaf first */
 
+#define FIX_WIDTH 100		/* a fix's lines in the table, its indent aside */
+
+/* A fix, its words wrapped at FIX_WIDTH: "fix: ..." and the lines after
+ * it under its first word */
+static void fix_print(FILE *f, const char *fix)
+{
+	const char *p = fix;
+	bool first = true;
+
+	while (*p) {
+		const char *end = p, *cut = NULL;
+
+		while (*end && (size_t)(end - p) < FIX_WIDTH) {
+			if (*end == ' ')
+				cut = end;
+			end++;
+		}
+		if (!*end)
+			cut = end;
+		else if (!cut)	/* one word longer than a line: whole */
+			for (cut = end; *cut && *cut != ' '; cut++)
+				;
+		fprintf(f, "%-14s   %-5s%.*s\n", "", first ? "fix:" : "", (int)(cut - p), p);
+		first = false;
+		p = cut;
+		while (*p == ' ')
+			p++;
+	}
+}
+
 /* A folded stack (its comm first, root to leaf) as lines, leaf first:
  *                  in FRAME
  *                     FRAME ... */
@@ -94,7 +124,7 @@ int hc_report_table(const struct hc_run *r, FILE *f)
 			snprintf(t, sizeof(t), "-");
 		fprintf(f, "%-14s %-10s %-10s %s\n", k->name, count, t, k->top_cause);
 		if (k->fix[0])
-			fprintf(f, "%-14s   fix: %s\n", "", k->fix);
+			fix_print(f, k->fix);
 		if (r->causes[c].n && (c == HCK_SYSCALLS || c == HCK_FAULTS || c == HCK_BLOCKS)) {
 			stack_print(f, "stack:", r->causes[c].v[0].stack);
 			if (c == HCK_BLOCKS)
