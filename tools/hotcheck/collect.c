@@ -641,14 +641,9 @@ static const char *fix_of(struct hc_run *r, enum hc_check_id c, const struct hc_
 			       r->memlock.valid ? "" : "memory locking unknown",
 			       r->memlock.valid ? memlock_verdict(&r->memlock) : "",
 			       at[0] ? at : " at an unknown place");
-	case HCK_BLOCKS: {
-		size_t wn;
-		const char *wleaf = hc_stack_leaf(k->waker_stack, &wn);
-
+	case HCK_BLOCKS:
 		return internf(r, "busy-poll instead, or move the wait to another thread; it "
-			       "waits%s; woken from %.*s", at[0] ? at : " at an unknown place",
-			       wleaf ? (int)(wn > 256 ? 256 : wn) : 1, wleaf ? wleaf : "-");
-	}
+			       "waits%s", at[0] ? at : " at an unknown place");
 	case HCK_PREEMPTIONS:
 	case HCK_INTRUDERS:
 		return fix_taker(r, c, k);
@@ -744,7 +739,7 @@ static void check_isolation(struct hc_run *r, struct hashmap *idx)
 		for (size_t i = 0; i < r->causes[HCK_ISOLATION].n; i++) {
 			const struct hc_cause *k = &r->causes[HCK_ISOLATION].v[i];
 
-			if (strncmp(k->cause, "IRQ ", 4))
+			if (strncmp(k->cause, "IRQ ", 4) || len + 16 >= sizeof(fix))
 				continue;
 			if (!others[0]) {
 				if (!irqs)
@@ -752,13 +747,16 @@ static void check_isolation(struct hc_run *r, struct hashmap *idx)
 						"; IRQ %u and the others cannot be moved: no CPU "
 						"outside CPU %s is online on this machine", k->id,
 						hot);
-			} else if (len + 80 < sizeof(fix)) {
-				len += (size_t)snprintf(fix + len, sizeof(fix) - len,
-					"%s echo %s > /proc/irq/%u/smp_affinity_list",
-					irqs ? ";" : "; and move the IRQs:", others, k->id);
+			} else {
+				len += (size_t)snprintf(fix + len, sizeof(fix) - len, "%s%u",
+							irqs ? " " : "; and move the IRQs: for i in ",
+							k->id);
 			}
 			irqs++;
 		}
+		if (irqs && others[0] && len + 64 < sizeof(fix))
+			snprintf(fix + len, sizeof(fix) - len,
+				 "; do echo %s > /proc/irq/$i/smp_affinity_list; done", others);
 		r->checks[HCK_ISOLATION].fix = intern(r, fix);
 	}
 }
