@@ -37,6 +37,8 @@
 
 const volatile long nr_exit = -1;
 const volatile long nr_exit_group = -1;
+/* hotcheck's own process: never an intruder on a hot CPU */
+const volatile __u32 self_tgid = 0;
 
 /* Written by user space while running (.bss): faults before it are the
  * warm-up's; 0 once it is over */
@@ -446,7 +448,7 @@ static __always_inline void hot_in(bool btf, struct task_struct *next, __u32 tid
 /* Another task than the hot threads on a hot CPU: each one's stay is
  * sent when it leaves */
 static __always_inline void cpu_switch(bool btf, struct task_struct *next, __u32 next_tid,
-				       bool next_hot, __u64 now)
+				       __u32 next_tgid, bool next_hot, __u64 now)
 {
 	__u32 zero = 0;
 	struct cpu_task *ct = bpf_map_lookup_elem(&cpu_tasks, &zero);
@@ -465,7 +467,7 @@ static __always_inline void cpu_switch(bool btf, struct task_struct *next, __u32
 		}
 		ct->ts = 0;
 	}
-	if (!next_tid || next_hot)
+	if (!next_tid || next_hot || (self_tgid && next_tgid == self_tgid))
 		return;
 	ct->ts = now;
 	ct->pid = next_tid;
@@ -491,7 +493,7 @@ static __always_inline int handle_switch(void *ctx, bool btf, bool preempt,
 		return 0;
 	now = bpf_ktime_get_ns();
 	if (hot_cpu)
-		cpu_switch(btf, next, next_tid, in, now);
+		cpu_switch(btf, next, next_tid, next_tgid, in, now);
 	if (out)
 		hot_out(ctx, btf, preempt, prev, next, prev_tid, prev_tgid, state, now);
 	if (in)

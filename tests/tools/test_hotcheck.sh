@@ -355,3 +355,73 @@ if [ -x "$WL/rust_blocker_v0" ]; then
 	check_eq "--inline: the 10 sleeps' blocks under apply;settle;nap" \
 		"$(json_get "$T/j8" "sum(b['count'] for b in d['causes']['blocks'] if 'rust_blocker::book::apply;rust_blocker::book::settle;rust_blocker::book::nap;' in b['stack'])")" 10
 fi
+
+# 9. A busy thread: every event counted, the timeline bounded.  hot_thread
+#    makes 30000 getppid() calls; with --max-events 500 the timeline keeps
+#    500 of the thread's own events, says how many more it counted, and
+#    the JSON document does not grow with the calls (its bytes per counted
+#    event stay far below one event's record)
+BK=30000
+WL_GOFILE=$(mktemp -u "$T/go.XXXXXX")
+WL_GO=$WL_GOFILE start_wl hot_thread $CPU $BK 0 5
+hot_tid
+run_released "$T/j9" "$T/e9" 'warm-up is over' 'touch "$WL_GOFILE"' \
+	"$HC" -t "$HOT_TID" -d 5 --warmup 1 --max-events 500 -j
+kill "$WL_PID" 2>/dev/null
+wait_wl
+check "busy: JSON parses" json_ok "$T/j9"
+check_eq "busy: syscalls counted exactly (30000 + 5)" "$(row "$T/j9" syscalls)" "False $((BK + 5))"
+check_eq "busy: the 30000 getppid in hc_make_syscalls" \
+	"$(json_get "$T/j9" "sum(c['count'] for c in d['causes']['syscalls'] if c['cause'] == 'getppid' and c['stack'].endswith(';hc_make_syscalls'))")" $BK
+check_eq "busy: the latency histogram has every getppid" \
+	"$(json_get "$T/j9" "[s['latency']['count'] for s in d['syscall_latency'] if s['syscall'] == 'getppid'][0]")" $BK
+check_eq "busy: blocks counted exactly (5)" \
+	"$(json_get "$T/j9" "[c['count'] for c in d['checks'] if c['check'] == 'blocks'][0] + d['losses']['interval_end_unseen']")" 5
+check_eq "busy: the timeline keeps 500 of the thread's events" \
+	"$(json_get "$T/j9" "len([e for e in d['events'] if e['tid'] == $HOT_TID])")" 500
+check_eq "busy: kept + not kept = every event of the window" \
+	"$(json_get "$T/j9" "d['timeline']['kept'] + d['timeline']['not_kept'] == d['timeline']['events'] and d['timeline']['kept'] == len(d['events']) and d['timeline']['not_kept'] >= $BK - 500")" True
+check "busy: the JSON holds under 40 bytes per counted event" \
+	test "$(json_get "$T/j9" "int($(stat -c %s "$T/j9") * 1.0 / d['timeline']['events'])")" -lt 40
+check_grep "busy: stderr says how many events were not kept" \
+	'counted in the checks but not kept \(--max-events\)' "$T/e9"
+
+# 10. Fixes run as printed: real tids, CPU lists and IRQ numbers, no
+#     placeholder; a stack a frame a line, no line of the table longer than
+#     a screen's width or two
+for j in "$T/j1" "$T/j9"; do
+	check_eq "fixes: no placeholder in $(basename "$j")'s fixes" \
+		"$(json_get "$j" "[c['fix'] for c in d['checks'] if any(w in c['fix'] for w in ('TID', 'OTHER-CPUS', 'another CPU', '/irq/N/'))]")" "[]"
+done
+if [ "$(json_get "$T/j1" "len([k for k in d['causes']['isolation'] if k['cause'].startswith('IRQ ')])")" -gt 0 ]; then
+	check_grep "fixes: the IRQs moved to CPU 0 by number" \
+		'for i in [0-9]+( [0-9]+)*; do echo 0 > /proc/irq/\$i/smp_affinity_list; done' <(json_get "$T/j1" "d['checks'][11]['fix']")
+fi
+check_eq "table: no line over 200 characters" \
+	"$(awk 'length($0) > 200' "$T/t2" | wc -l)" 0
+check_grep "table: the blocks' stack a frame a line, hc_block among them" \
+	'^ +(stack: +)?hc_block$' "$T/t2"
+
+# 11. hotcheck -p on threads that are not pinned: the CPU checks are left
+#     out (the whole machine would be intruders), said on each row; with -C
+#     of every CPU, hotcheck runs on the hot CPUs, and never counts itself
+sleep 60 &
+SP=$!
+"$HC" -p $SP -d 2 -j >"$T/j11" 2>"$T/e11"; rc=$?
+"$HC" -p $SP -d 2 >"$T/t11" 2>"$T/e11t"
+"$HC" -p $SP -C 0-1 -d 2 -j >"$T/j11c" 2>"$T/e11c"
+kill $SP; wait $SP 2>/dev/null
+check "unpinned: JSON parses" json_ok "$T/j11"
+check_eq "unpinned: exit 0 (a sleeping process: every check made is silent)" "$rc" 0
+check_eq "unpinned: not pinned, said" "$(json_get "$T/j11" "d['targets']['pinned']")" False
+check_eq "unpinned: the six CPU rows are not checked, none counted" \
+	"$(json_get "$T/j11" "[(c['check'], c['count']) for c in d['checks'] if 'skipped' in c]")" \
+	"[('cpu intruders', 0), ('irqs', 0), ('softirqs', 0), ('timers', 0), ('ipis', 0), ('isolation', 0)]"
+check_grep "unpinned: the table says the CPU checks need pinned threads or -C" \
+	'^cpu intruders .*not checked: the hot threads are not pinned.*-C' "$T/t11"
+check_grep "unpinned: stderr says so" 'not pinned' "$T/e11"
+check "-C 0-1: JSON parses" json_ok "$T/j11c"
+check_eq "-C 0-1: hotcheck never counts itself" \
+	"$(json_get "$T/j11c" "[k['cause'] for r in d['causes'].values() for k in r if 'hotcheck' in k['cause']] + [e['actor'] for e in d['events'] if e['actor'].startswith('hotcheck')]")" "[]"
+check_grep "-C 0-1: the intruders' fix says no CPU is left to move them to" \
+	'no CPU outside CPU 0-1 is online|kernel thread' <(json_get "$T/j11c" "d['checks'][6]['fix']")

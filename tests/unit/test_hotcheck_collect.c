@@ -67,7 +67,8 @@ int main(void)
 	hc_on_record(&r, buf, sizeof(buf));	/* too short: counted, not kept */
 	x = rec(HCR_TYPES, 1, 1, 0);
 	feed(&r, x);				/* a type not known */
-	CHECK_U64(r.recs.n, 7, "seven records kept");
+	CHECK_U64(r.kept.n, 7, "seven records kept");
+	CHECK_U64(r.events, 7, "seven events counted");
 	CHECK_U64(r.bad_records, 2, "two malformed records counted");
 
 	hc_collect_build(&r);
@@ -205,6 +206,77 @@ int main(void)
 	hc_collect_build(&r);
 	CHECK_U64(r.checks[HCK_TIMERS].count, 1,
 		  "a callback whose tick began before the window: counted by itself, once");
+	hc_run_free(&r);
+
+	/* Fixes name the real thread, CPUs and the reason when there is none:
+	 * a migration of thread 42 to CPU 1, an intruder (tid 99) on hot CPU
+	 * 1 of online 0-1; then the same intruder where CPU 1 is all there is */
+	memset(&r, 0, sizeof(r));
+	r.opts = &o;
+	r.cpus = &cpus;
+	strcpy(r.cfg.online, "0-1");
+	x = rec(HCR_MIGRATE, 100, 0, 1);
+	x.aux = 0;
+	feed(&r, x);
+	x = rec(HCR_TASK, 200, 10, 0);
+	x.tid = 0;
+	x.actor_tid = 99;
+	strcpy(x.actor, "intruder");
+	feed(&r, x);
+	feed(&r, x);
+	hc_collect_build(&r);
+	CHECK(strstr(r.checks[HCK_MIGRATIONS].fix, "taskset -pc 1 42") != NULL,
+	      "the migration's fix pins thread 42 to the CPU it moved to");
+	CHECK(strstr(r.checks[HCK_INTRUDERS].fix, "taskset -pc 0 99") != NULL,
+	      "the intruder's fix moves tid 99 to CPU 0, the CPU outside the hot one");
+	for (int c = 0; c < HCK_N; c++)
+		CHECK(!strstr(r.checks[c].fix, "TID") && !strstr(r.checks[c].fix, "another CPU") &&
+		      !strstr(r.checks[c].fix, "OTHER-CPUS"), "no placeholder in a fix");
+	CHECK_U64(r.causes[HCK_INTRUDERS].n, 1, "one intruder, one entry");
+	CHECK_U64(r.causes[HCK_INTRUDERS].v[0].count, 2, "its two stays summed");
+	hc_run_free(&r);
+	memset(&r, 0, sizeof(r));
+	r.opts = &o;
+	r.cpus = &cpus;
+	strcpy(r.cfg.online, "1");
+	feed(&r, x);
+	hc_collect_build(&r);
+	CHECK(strstr(r.checks[HCK_INTRUDERS].fix, "no CPU outside CPU 1 is online") != NULL,
+	      "no CPU to move it to: said");
+	hc_run_free(&r);
+
+	/* Not pinned: the CPU rows are not checked (and not counted), the
+	 * thread's rows are */
+	memset(&r, 0, sizeof(r));
+	r.opts = &o;
+	r.cpus = &(struct cpu_list){ 0 };
+	r.unpinned = true;
+	r.affinity = "0-1";
+	strcpy(r.cfg.online, "0-1");
+	feed(&r, x);
+	feed(&r, rec(HCR_SYSCALL, 300, 10, SYS_getppid));
+	hc_collect_build(&r);
+	CHECK(r.checks[HCK_INTRUDERS].skipped && r.checks[HCK_ISOLATION].skipped &&
+	      !r.checks[HCK_SYSCALLS].skipped, "unpinned: the CPU rows skipped, the thread's not");
+	CHECK(strstr(r.checks[HCK_INTRUDERS].skipped, "-C") != NULL, "and what to do said");
+	CHECK(hc_all_silent(&r) == false && r.checks[HCK_INTRUDERS].silent,
+	      "a skipped row does not decide the verdict");
+	hc_run_free(&r);
+
+	/* The timeline's cap: every event counted, the first ones kept */
+	memset(&r, 0, sizeof(r));
+	r.opts = &o;
+	r.cpus = &cpus;
+	r.timeline_max = 3;
+	strcpy(r.cfg.online, "0-1");
+	for (int i = 0; i < 10; i++)
+		feed(&r, rec(HCR_SYSCALL, 1000 + (__u64)i * 10, 5, SYS_getppid));
+	hc_collect_build(&r);
+	CHECK_U64(r.checks[HCK_SYSCALLS].count, 10, "ten syscalls counted");
+	CHECK_U64(r.causes[HCK_SYSCALLS].n, 1, "one identity");
+	CHECK_U64(hc_timeline(&r)->n, 3, "three kept");
+	CHECK_U64(hc_timeline(&r)->events_not_kept, 7, "seven counted, not kept");
+	CHECK_U64(hc_timeline(&r)->complete_until_ns, 1030, "the timeline whole until the first not kept");
 	hc_run_free(&r);
 	cpu_list_free(&cpus);
 	return unit_exit();

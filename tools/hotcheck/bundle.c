@@ -165,7 +165,17 @@ static void write_folded(FILE *f, const struct hc_timeline *tl, enum hc_kind kin
 	struct fold_line *lines, *p;
 	size_t n;
 
-	for (size_t i = 0; i < tl->n; i++) {
+	/* every event of the window, when the collect half summed them */
+	for (size_t i = 0; tl->folds && i < tl->n_folds; i++) {
+		const struct hc_fold *fo = &tl->folds[i];
+		uint64_t *v;
+
+		if (fo->kind != kind || fo->waker != waker)
+			continue;
+		v = hashmap_get_blob(m, fo->stack, strlen(fo->stack) + 1, NULL);
+		*v += value == FOLD_US ? fo->time_ns : fo->count;
+	}
+	for (size_t i = 0; !tl->folds && i < tl->n; i++) {
 		const struct hc_event *e = &tl->ev[i];
 		const char *s;
 		uint64_t *v;
@@ -222,6 +232,9 @@ void hc_summary_write(FILE *f, const struct hc_timeline *tl, const struct hc_cor
 		   " ns (CLOCK_REALTIME = CLOCK_MONOTONIC %+" PRId64 " ns)\n",
 		d, tl->window_start_ns, tl->window_end_ns, tl->realtime_offset_ns);
 	fprintf(f, "events: %zu recorded", tl->n);
+	if (tl->events_not_kept)
+		fprintf(f, ", %" PRIu64 " more counted but not kept (not in timeline.tsv; "
+			   "--max-events)", tl->events_not_kept);
 	if (tl->events_dropped)
 		fprintf(f, ", %" PRIu64 " not recorded (not in timeline.tsv)", tl->events_dropped);
 	fputc('\n', f);

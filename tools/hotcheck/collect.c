@@ -40,16 +40,157 @@ bool hc_check_thread_level(enum hc_check_id id)
 	return id <= HCK_SIGNALS && id != HCK_PREEMPTIONS;
 }
 
+static bool in_window(const struct hc_run *r, const struct hc_rec *rec);
+
+static bool is_tick(const struct hc_rec *rec)
+{
+	return rec->type == HCR_VECTOR && rec->nr == HCV_LOCAL_TIMER;
+}
+
+/* The bytes of a name after its NUL are whatever the BPF side's buffer
+ * held before: zeroed, so that one name is one identity */
+static void name_clean(char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+
+	if (len < n)
+		memset(s + len, 0, n - len);
+}
+
+/* The identity of a record: what it says once the fields that differ from
+ * one event to the next without changing what it reads as are zeroed
+ * (times, CPU, a syscall's return value, a fault's address, a block's
+ * state; the hot thread's tid, except for blocks, whose profile is by
+ * thread) */
+static void identity_of(const struct hc_rec *rec, struct hc_rec *k)
+{
+	*k = *rec;
+	k->ts = k->dur = 0;
+	k->cpu = 0;
+	name_clean(k->comm, sizeof(k->comm));
+	name_clean(k->actor, sizeof(k->actor));
+	switch (rec->type) {
+	case HCR_SYSCALL:
+	case HCR_FAULT:
+		k->aux = 0;
+		k->flags = 0;
+		k->tid = 0;
+		break;
+	case HCR_BLOCK:
+		k->aux = 0;
+		break;
+	case HCR_SIGNAL:
+		k->aux = 0;
+		/* fall through */
+	case HCR_PREEMPT:
+	case HCR_MIGRATE:
+		k->tid = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+static void agg_add(struct hc_run *r, const struct hc_rec *key, uint64_t dur, uint32_t tid)
+{
+	bool created;
+	struct hc_agg *a;
+
+	if (!r->agg)
+		r->agg = hashmap_new(sizeof(struct hc_rec), sizeof(struct hc_agg));
+	a = hashmap_get(r->agg, key, &created);
+	if (created)
+		a->tid = tid;
+	a->count++;
+	a->time_ns += dur;
+}
+
+static void count_rec(struct hc_run *r, const struct hc_rec *rec)
+{
+	struct hc_rec k;
+
+	identity_of(rec, &k);
+	agg_add(r, &k, rec->dur, rec->tid);
+}
+
+/* A tick of rec->cpu: the hrtimer callbacks pending on its CPU ran inside
+ * it (name its cause, not counted again) or before it (counted alone).
+ * The ring buffer keeps each CPU's records in the order they were sent,
+ * and a callback inside a tick is sent before the tick's end. */
+static void tick_place(struct hc_run *r, const struct hc_rec *tick)
+{
+	struct hc_rec k;
+	__u64 *slot[HC_TICK_CALLBACKS];
+	size_t keep = 0;
+
+	identity_of(tick, &k);
+	k.wustack = k.wkstack = k.image = k.wimage = 0;
+	slot[0] = &k.wustack;
+	slot[1] = &k.wkstack;
+	slot[2] = &k.image;
+	slot[3] = &k.wimage;
+	for (size_t i = 0; i < r->pending.n; i++) {
+		const struct hc_rec *cb = &r->pending.v[i];
+
+		if (cb->cpu != tick->cpu) {
+			r->pending.v[keep++] = *cb;
+			continue;
+		}
+		if (cb->ts >= tick->ts && cb->ts + cb->dur <= tick->ts + tick->dur) {
+			__u64 addr = (__u64)cb->aux;
+
+			for (int j = 0; j < HC_TICK_CALLBACKS; j++) {
+				if (*slot[j] == addr)
+					break;
+				if (!*slot[j]) {
+					*slot[j] = addr;
+					break;
+				}
+			}
+			/* an address 0 names "0x0": one slot marks it */
+			if (!addr)
+				k.flags |= 0x80000000u;
+		} else {
+			count_rec(r, cb);
+		}
+	}
+	r->pending.n = keep;
+	agg_add(r, &k, tick->dur, 0);
+}
+
 int hc_on_record(void *ctx, void *data, size_t size)
 {
 	struct hc_run *r = ctx;
 	const struct hc_rec *rec = data;
+	size_t max = r->timeline_max ? r->timeline_max : HC_TIMELINE_DEFAULT;
+	bool cpu_level;
 
 	if (size < sizeof(*rec) || !rec->type || rec->type >= HCR_TYPES) {
 		r->bad_records++;
 		return 0;
 	}
-	vec_push(&r->recs, *rec);
+	if (!in_window(r, rec)) {
+		r->outside_window++;
+		return 0;
+	}
+	r->events++;
+	/* the hot threads' own events and their CPUs' each have the cap: a
+	 * busy CPU does not crowd the threads out of the timeline */
+	cpu_level = rec->type >= HCR_TASK;
+	if (r->kept_class[cpu_level] < max) {
+		r->kept_class[cpu_level]++;
+		vec_push(&r->kept, *rec);
+	} else {
+		if (!r->not_kept || rec->ts < r->first_not_kept_ns)
+			r->first_not_kept_ns = rec->ts;
+		r->not_kept++;
+	}
+	if (rec->type == HCR_TIMER)
+		vec_push(&r->pending, *rec);
+	else if (is_tick(rec))
+		tick_place(r, rec);
+	else
+		count_rec(r, rec);
 	return 0;
 }
 
@@ -141,6 +282,12 @@ static const char *stack_name(struct hc_run *r, const char *comm, __u64 kstack, 
 	*v = intern(r, buf);
 	free(buf);
 	return *v;
+}
+
+const char *hc_block_stack(struct hc_run *r, const struct hc_rec *rec)
+{
+	return stack_name(r, intern_name(r, rec->comm, sizeof(rec->comm)), rec->kstack,
+			  rec->ustack, rec->pid, rec->image, true);
 }
 
 /* The function a folded stack ends in (event.h: the last user frame,
@@ -295,9 +442,10 @@ struct cause_key {
 	const char *cause, *stack;
 };
 
-static void cause_add(struct hc_run *r, struct hashmap *idx, enum hc_check_id c,
-		      const char *cause, const char *stack, const char *waker_stack,
-		      uint64_t dur, uint32_t id, bool kthread)
+static struct hc_cause *cause_add_n(struct hc_run *r, struct hashmap *idx, enum hc_check_id c,
+				     const char *cause, const char *stack,
+				     const char *waker_stack, uint64_t count, uint64_t time_ns,
+				     uint32_t id, bool kthread)
 {
 	struct cause_key key = { cause, stack };
 	bool created;
@@ -311,10 +459,18 @@ static void cause_add(struct hc_run *r, struct hashmap *idx, enum hc_check_id c,
 		*i = r->causes[c].n - 1;
 	}
 	k = &r->causes[c].v[*i];
-	k->count++;
-	k->time_ns += dur;
-	r->checks[c].count++;
-	r->checks[c].time_ns += dur;
+	k->count += count;
+	k->time_ns += time_ns;
+	r->checks[c].count += count;
+	r->checks[c].time_ns += time_ns;
+	return k;
+}
+
+static void cause_add(struct hc_run *r, struct hashmap *idx, enum hc_check_id c,
+		      const char *cause, const char *stack, const char *waker_stack,
+		      uint64_t dur, uint32_t id, bool kthread)
+{
+	cause_add_n(r, idx, c, cause, stack, waker_stack, 1, dur, id, kthread);
 }
 
 static enum hc_check_id check_of(const struct hc_rec *rec)
@@ -374,7 +530,9 @@ static int cause_cmp(const void *a, const void *b)
 		return x->count > y->count ? -1 : 1;
 	if (x->time_ns != y->time_ns)
 		return x->time_ns > y->time_ns ? -1 : 1;
-	return strcmp(x->cause, y->cause);
+	if (strcmp(x->cause, y->cause))
+		return strcmp(x->cause, y->cause);
+	return strcmp(x->stack, y->stack);
 }
 
 static int sys_cmp(const void *a, const void *b)
@@ -386,48 +544,116 @@ static int sys_cmp(const void *a, const void *b)
 	return x->nr < y->nr ? -1 : x->nr > y->nr;
 }
 
-/* The fix of the top cause of check c, on this machine */
-static const char *fix_of(struct hc_run *r, enum hc_check_id c, const struct hc_cause *k)
+/* The online CPUs outside the hot ones, as a list ("" if none) */
+static void cpus_outside(const struct hc_run *r, const struct cpu_list *hot, char *buf,
+			 size_t size)
 {
-	uint32_t cpu = r->cpus->n ? r->cpus->cpus[0] : 0;
-	char buf[1024], aff[SYSCONF_STR], eff[SYSCONF_STR], path[64], others[256] = "";
 	struct cpu_list on = { 0 }, rest = { 0 };
 	char err[128];
 
+	buf[0] = 0;
 	if (!parse_cpu_list(r->cfg.online, MAX_CPUS_SUPPORTED, &on, err, sizeof(err)))
-		cpu_list_minus(&on, r->cpus, &rest);
-	cpu_list_str(&rest, others, sizeof(others));
+		cpu_list_minus(&on, hot, &rest);
+	cpu_list_str(&rest, buf, size);
 	cpu_list_free(&on);
 	cpu_list_free(&rest);
-	if (!others[0])
-		snprintf(others, sizeof(others), "another CPU");
+}
+
+/* Unpinned: the CPU to give the hot thread (the last online one) */
+static uint32_t cpu_to_pin(const struct hc_run *r)
+{
+	struct cpu_list on = { 0 };
+	char err[128];
+	uint32_t cpu = 0;
+
+	if (!parse_cpu_list(r->cfg.online, MAX_CPUS_SUPPORTED, &on, err, sizeof(err)) && on.n)
+		cpu = on.cpus[on.n - 1];
+	cpu_list_free(&on);
+	return cpu;
+}
+
+/* The fix of a task that took a hot CPU (an intruder, or the taker of a
+ * preemption): move it off, naming its tid and the CPUs it can go to */
+static const char *fix_taker(struct hc_run *r, enum hc_check_id c, const struct hc_cause *k)
+{
+	char hot[256], others[256];
+	struct cpu_list one = { 0 };
+	const struct cpu_list *hotl = r->cpus;
+	const char *tail;
+	uint32_t pin = 0;
+
+	if (r->unpinned) {
+		pin = cpu_to_pin(r);
+		cpu_list_add(&one, pin);
+		hotl = &one;
+	}
+	cpu_list_str(hotl, hot, sizeof(hot));
+	cpus_outside(r, hotl, others, sizeof(others));
+	if (r->unpinned && c == HCK_PREEMPTIONS && k->tid && others[0])
+		tail = internf(r, "the hot threads are not pinned: first pin thread %u to a CPU of "
+			       "its own (taskset -pc %u %u), then ", k->tid, pin, k->tid);
+	else
+		tail = "";
+	if (k->kthread)
+		return internf(r, "%sa kernel thread (tid %u) takes CPU %s: boot with "
+			       "isolcpus=domain,managed_irq,%s nohz_full=%s rcu_nocbs=%s to keep "
+			       "most of them away (now isolated = %s)", tail, k->id, hot, hot, hot,
+			       hot, isol_or_none(r->cfg.isolated));
+	if (!k->id)
+		return internf(r, "%swhat took CPU %s has no thread id to move: keep every other "
+			       "task off it with isolcpus=%s or a cpuset (now isolated = %s)", tail,
+			       hot, hot, isol_or_none(r->cfg.isolated));
+	if (!others[0]) {
+		if (c == HCK_PREEMPTIONS && k->tid)
+			return internf(r, "no CPU outside CPU %s is online on this machine: tid %u "
+				       "cannot be moved off it; give the hot thread priority over "
+				       "it instead (chrt -f -p 50 %u), or run on a machine with a "
+				       "CPU to spare", hot, k->id, k->tid);
+		return internf(r, "no CPU outside CPU %s is online on this machine: tid %u "
+			       "cannot be moved off it; run on a machine with a CPU to spare", hot,
+			       k->id);
+	}
+	return internf(r, "%smove tid %u off CPU %s (taskset -pc %s %u) and keep every other "
+		       "task off with isolcpus=%s or a cpuset (now isolated = %s)", tail, k->id, hot,
+		       others, k->id, hot, isol_or_none(r->cfg.isolated));
+}
+
+/* The fix of the top cause of check c, on this machine.  The stacks are
+ * not in it: the table prints them below, a frame a line, and JSON has
+ * them in "causes" */
+static const char *fix_of(struct hc_run *r, enum hc_check_id c, const struct hc_cause *k)
+{
+	uint32_t cpu = r->cpus->n ? r->cpus->cpus[0] : 0;
+	char buf[1024], aff[SYSCONF_STR], eff[SYSCONF_STR], path[64];
+	size_t n;
+	const char *leaf = hc_stack_leaf(k->stack, &n);
+	char at[300] = "";
+
+	if (leaf)
+		snprintf(at, sizeof(at), " in %.*s", (int)(n > 256 ? 256 : n), leaf);
 	switch (c) {
 	case HCK_SYSCALLS:
 		return internf(r, "take the calls off the hot path (batch them, or hand them to "
-			       "another thread); made at: %s", k->stack[0] ? k->stack : "-");
+			       "another thread); made%s", at[0] ? at : " from an unknown place");
 	case HCK_FAULTS:
 		return internf(r, "%s%s: mlockall(MCL_CURRENT|MCL_FUTURE) and touch the memory "
-			       "(heap, stacks, buffers) before the hot loop; faulted at: %s",
+			       "(heap, stacks, buffers) before the hot loop; faulted%s",
 			       r->memlock.valid ? "" : "memory locking unknown",
 			       r->memlock.valid ? memlock_verdict(&r->memlock) : "",
-			       k->stack[0] ? k->stack : "-");
+			       at[0] ? at : " at an unknown place");
 	case HCK_BLOCKS:
 		return internf(r, "busy-poll instead, or move the wait to another thread; it "
-			       "waits at: %s; woken from: %s", k->stack[0] ? k->stack : "-",
-			       k->waker_stack[0] ? k->waker_stack : "-");
+			       "waits%s", at[0] ? at : " at an unknown place");
 	case HCK_PREEMPTIONS:
 	case HCK_INTRUDERS:
-		if (k->kthread)
-			return internf(r, "a kernel thread on CPU %u: isolcpus=domain,managed_irq,%u "
-				       "nohz_full=%u rcu_nocbs=%u keep most of them away (now "
-				       "isolated = %s)", cpu, cpu, cpu, cpu,
-				       isol_or_none(r->cfg.isolated));
-		return internf(r, "move it off CPU %u (taskset -pc %s %u) and keep every other "
-			       "task off with isolcpus=%u or a cpuset (now isolated = %s)", cpu,
-			       others, k->id, cpu, isol_or_none(r->cfg.isolated));
+		return fix_taker(r, c, k);
 	case HCK_MIGRATIONS:
-		return internf(r, "pin the hot thread to one CPU: taskset -pc %u TID, or "
-			       "sched_setaffinity in the application", cpu);
+		if (k->tid)
+			return internf(r, "pin thread %u to one CPU: taskset -pc %u %u (the CPU "
+				       "it moved to), or sched_setaffinity in the application",
+				       k->tid, k->id, k->tid);
+		return internf(r, "pin the hot thread to one CPU: taskset -pc %u, or "
+			       "sched_setaffinity in the application", k->id);
 	case HCK_SIGNALS:
 		return internf(r, "stop the sender, or block the signal in the hot thread "
 			       "(pthread_sigmask) and take it on another thread");
@@ -503,11 +729,34 @@ static void check_isolation(struct hc_run *r, struct hashmap *idx)
 		(void)k;
 	}
 	if (r->causes[HCK_ISOLATION].n) {
-		uint32_t cpu = r->cpus->cpus[0];
+		char hot[256], others[256];
+		size_t len, irqs = 0;
 
-		snprintf(fix, sizeof(fix), "boot with isolcpus=domain,managed_irq,%u nohz_full=%u "
-			 "rcu_nocbs=%u, and move the IRQs: echo OTHER-CPUS > "
-			 "/proc/irq/N/smp_affinity_list", cpu, cpu, cpu);
+		cpu_list_str(r->cpus, hot, sizeof(hot));
+		cpus_outside(r, r->cpus, others, sizeof(others));
+		len = (size_t)snprintf(fix, sizeof(fix), "boot with isolcpus=domain,managed_irq,%s "
+				       "nohz_full=%s rcu_nocbs=%s", hot, hot, hot);
+		for (size_t i = 0; i < r->causes[HCK_ISOLATION].n; i++) {
+			const struct hc_cause *k = &r->causes[HCK_ISOLATION].v[i];
+
+			if (strncmp(k->cause, "IRQ ", 4) || len + 16 >= sizeof(fix))
+				continue;
+			if (!others[0]) {
+				if (!irqs)
+					len += (size_t)snprintf(fix + len, sizeof(fix) - len,
+						"; IRQ %u and the others cannot be moved: no CPU "
+						"outside CPU %s is online on this machine", k->id,
+						hot);
+			} else {
+				len += (size_t)snprintf(fix + len, sizeof(fix) - len, "%s%u",
+							irqs ? " " : "; and move the IRQs: for i in ",
+							k->id);
+			}
+			irqs++;
+		}
+		if (irqs && others[0] && len + 64 < sizeof(fix))
+			snprintf(fix + len, sizeof(fix) - len,
+				 "; do echo %s > /proc/irq/$i/smp_affinity_list; done", others);
 		r->checks[HCK_ISOLATION].fix = intern(r, fix);
 	}
 }
@@ -540,121 +789,162 @@ static bool in_window(const struct hc_run *r, const struct hc_rec *rec)
  * vector (the tick) runs hrtimer callbacks inside it (tick_nohz_handler,
  * hrtimer_wakeup, ...): those are not interrupts of their own, but what
  * the tick did, so they name its cause ("local_timer: tick_nohz_handler")
- * instead of counting again.  A callback outside any local_timer span (in
- * the HRTIMER softirq, or one whose tick began before the window) counts
- * by itself.  Fills tick_cause[i] for the vector records i, and marks the
- * callbacks nested in one. */
-struct tick_span {
-	__u64 start, end;
-	__s32 cpu;
-	size_t rec;
+ * instead of counting again (hc_on_record places them as they come).  A
+ * callback outside any local_timer span (in the HRTIMER softirq, or one
+ * whose tick began before the window) counts by itself.  The cause of a
+ * tick identity: its callbacks' names, in the order first seen. */
+static const char *tick_callbacks(struct hc_run *r, const struct hc_rec *k)
+{
+	const __u64 slot[HC_TICK_CALLBACKS] = { k->wustack, k->wkstack, k->image, k->wimage };
+	const char *c = NULL;
+
+	if (k->flags & 0x80000000u)
+		c = kernel_func(r, 0);
+	for (int j = 0; j < HC_TICK_CALLBACKS && slot[j]; j++) {
+		const char *name = kernel_func(r, slot[j]);
+
+		if (!c)
+			c = name;
+		else if (!strstr(c, name))
+			c = internf(r, "%s+%s", c, name);
+	}
+	return c;
+}
+
+struct build {
+	struct hc_run *r;
+	struct hashmap **idx;
+	struct hashmap *folds;		/* struct fold_key -> index in fold */
+	VEC(struct hc_fold) fold;
 };
 
-static int tick_span_cmp(const void *a, const void *b)
+struct fold_key {
+	const char *stack;	/* interned */
+	int kind;
+	int waker;
+};
+
+static void fold_add(struct build *b, enum hc_kind kind, bool waker, const char *stack,
+		     uint64_t count, uint64_t time_ns)
 {
-	const struct tick_span *x = a, *y = b;
+	struct fold_key key = { stack, kind, waker };
+	bool created;
+	size_t *i = hashmap_get(b->folds, &key, &created);
 
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-static bool is_tick(const struct hc_rec *rec)
-{
-	return rec->type == HCR_VECTOR && rec->nr == HCV_LOCAL_TIMER;
-}
-
-static void nest_timer_callbacks(struct hc_run *r, const char **tick_cause, bool *nested)
-{
-	VEC(struct tick_span) t = { 0 };
-
-	for (size_t i = 0; i < r->recs.n; i++) {
-		const struct hc_rec *rec = &r->recs.v[i];
-
-		if (is_tick(rec) && in_window(r, rec))
-			vec_push(&t, ((struct tick_span){ rec->ts, rec->ts + rec->dur, rec->cpu, i }));
+	if (created) {
+		vec_push(&b->fold, ((struct hc_fold){ .kind = kind, .waker = waker,
+						      .stack = stack }));
+		*i = b->fold.n - 1;
 	}
-	if (t.n)	/* t.v is NULL when empty, which qsort may not be given */
-		qsort(t.v, t.n, sizeof(*t.v), tick_span_cmp);
-	for (size_t i = 0; t.n && i < r->recs.n; i++) {
-		const struct hc_rec *rec = &r->recs.v[i];
-		size_t lo = 0, hi = t.n;
-		const char *name, **c;
+	b->fold.v[*i].count += count;
+	b->fold.v[*i].time_ns += time_ns;
+}
 
-		if (rec->type != HCR_TIMER)
-			continue;
-		/* the last tick of this CPU that began at or before it */
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
+/* One identity: its cause, its syscall row, its folded lines */
+static void build_one(const void *key, void *val, void *arg)
+{
+	const struct hc_rec *k = key;
+	const struct hc_agg *a = val;
+	struct build *b = arg;
+	struct hc_run *r = b->r;
+	enum hc_check_id c = check_of(k);
+	struct hc_event e;
+	struct hc_cause *cause;
+	const char *stack, *name, *cb;
+	uint32_t id;
 
-			if (t.v[mid].cpu < rec->cpu ||
-			    (t.v[mid].cpu == rec->cpu && t.v[mid].start <= rec->ts))
-				lo = mid + 1;
-			else
-				hi = mid;
+	if (c == HCK_N)
+		return;
+	event_of(r, k, &e);
+	stack = c == HCK_SYSCALLS || c == HCK_FAULTS || c == HCK_BLOCKS ? e.stack : "";
+	cb = is_tick(k) ? tick_callbacks(r, k) : NULL;
+	name = cb ? internf(r, "%s: %s", e.actor, cb) : cause_of(r, k, &e);
+	id = k->type == HCR_IRQ ? (uint32_t)k->nr :
+	     k->type == HCR_MIGRATE ? (uint32_t)k->nr : e.actor_tid;
+	cause = cause_add_n(r, b->idx[c], c, name, stack, e.waker_stack, a->count, a->time_ns, id,
+			    k->flags & HCR_F_KTHREAD);
+	if (!cause->tid) {
+		cause->tid = a->tid;
+		cause->pid = k->pid;
+	}
+	if (k->type == HCR_SYSCALL) {
+		struct hc_syscall_hist *s = NULL;
+
+		for (size_t j = 0; j < r->sys.n && !s; j++)
+			if (r->sys.v[j].nr == k->nr)
+				s = &r->sys.v[j];
+		if (!s) {
+			vec_push(&r->sys, ((struct hc_syscall_hist){ .nr = k->nr }));
+			s = &r->sys.v[r->sys.n - 1];
 		}
-		if (!lo || t.v[lo - 1].cpu != rec->cpu || t.v[lo - 1].end < rec->ts + rec->dur)
-			continue;
-		nested[i] = true;
-		name = kernel_func(r, (__u64)rec->aux);
-		c = &tick_cause[t.v[lo - 1].rec];
-		if (!*c)
-			*c = name;
-		else if (!strstr(*c, name))
-			*c = internf(r, "%s+%s", *c, name);
+		s->count += a->count;
 	}
-	vec_free(&t);
+	if (e.kind <= HC_SIGNAL) {
+		fold_add(b, e.kind, false, e.stack[0] ? e.stack : "[no stack]", a->count,
+			 a->time_ns);
+		if (e.kind == HC_BLOCK)
+			fold_add(b, e.kind, true,
+				 e.waker_stack[0] ? e.waker_stack :
+				 e.actor[0] ? e.actor : "[waker unknown]", a->count, a->time_ns);
+	}
+}
+
+/* The rows of the CPUs: not checked when the hot threads may run on every
+ * CPU (the whole machine would be their "intruders") */
+static bool check_of_cpus(enum hc_check_id c)
+{
+	return c >= HCK_INTRUDERS;
 }
 
 void hc_collect_build(struct hc_run *r)
 {
 	struct hashmap *idx[HCK_N];
-	const char **tick_cause = xcalloc(r->recs.n + 1, sizeof(*tick_cause));
-	bool *nested = xcalloc(r->recs.n + 1, sizeof(*nested));
+	struct build b = { .r = r, .idx = idx };
 
 	r->strings = hashmap_new(0, 1);
 	r->stack_names = hashmap_new(sizeof(struct stack_key), sizeof(const char *));
+	b.folds = hashmap_new(sizeof(struct fold_key), sizeof(size_t));
 	for (int c = 0; c < HCK_N; c++) {
 		idx[c] = hashmap_new(sizeof(struct cause_key), sizeof(size_t));
 		r->checks[c] = (struct hc_check){ .name = hc_check_names[c], .top_cause = "",
 						   .fix = "" };
 	}
-	nest_timer_callbacks(r, tick_cause, nested);
-	r->tl.ev = xcalloc(r->recs.n ? r->recs.n : 1, sizeof(*r->tl.ev));
-	for (size_t i = 0; i < r->recs.n; i++) {
-		const struct hc_rec *rec = &r->recs.v[i];
-		struct hc_event *e;
-		enum hc_check_id c = check_of(rec);
-		const char *stack;
-
-		if (!in_window(r, rec)) {
-			r->outside_window++;
-			continue;
-		}
-		e = &r->tl.ev[r->tl.n++];
-		event_of(r, rec, e);
-		if (c == HCK_N || nested[i])
-			continue;
-		stack = c == HCK_SYSCALLS || c == HCK_FAULTS || c == HCK_BLOCKS ? e->stack : "";
-		cause_add(r, idx[c], c,
-			  tick_cause[i] ? internf(r, "%s: %s", e->actor, tick_cause[i])
-					: cause_of(r, rec, e),
-			  stack, e->waker_stack, e->dur_ns,
-			  rec->type == HCR_IRQ ? (uint32_t)rec->nr : e->actor_tid,
-			  rec->flags & HCR_F_KTHREAD);
-	}
-	qsort(r->tl.ev, r->tl.n, sizeof(*r->tl.ev), event_cmp);
+	/* the callbacks no tick of their CPU took: each counts by itself */
+	for (size_t i = 0; i < r->pending.n; i++)
+		count_rec(r, &r->pending.v[i]);
+	r->pending.n = 0;
+	if (r->agg)
+		hashmap_each(r->agg, build_one, &b);
+	r->tl.ev = xcalloc(r->kept.n ? r->kept.n : 1, sizeof(*r->tl.ev));
+	for (size_t i = 0; i < r->kept.n; i++)
+		event_of(r, &r->kept.v[i], &r->tl.ev[r->tl.n++]);
+	if (r->tl.n)
+		qsort(r->tl.ev, r->tl.n, sizeof(*r->tl.ev), event_cmp);
 	r->tl.realtime_offset_ns = r->realtime_offset_ns;
 	r->tl.window_start_ns = r->window_start_ns;
 	r->tl.window_end_ns = r->window_end_ns;
 	r->tl.events_dropped = r->losses[LOSS_RINGBUF] + r->bad_records;
-	check_isolation(r, idx[HCK_ISOLATION]);
+	r->tl.events_not_kept = r->not_kept;
+	r->tl.complete_until_ns = r->not_kept ? r->first_not_kept_ns : 0;
+	r->tl.folds = b.fold.v;
+	r->tl.n_folds = b.fold.n;
+	if (!r->unpinned)
+		check_isolation(r, idx[HCK_ISOLATION]);
 	for (int c = 0; c < HCK_N; c++) {
 		struct hc_check *k = &r->checks[c];
 
 		if (r->causes[c].n)	/* v is NULL when empty, which qsort may not be given */
 			qsort(r->causes[c].v, r->causes[c].n, sizeof(*r->causes[c].v), cause_cmp);
 		k->silent = !k->count;
+		if (r->unpinned && check_of_cpus(c)) {
+			k->skipped = c == HCK_INTRUDERS ?
+				internf(r, "not checked: the hot threads are not pinned (CPUs %.40s, "
+					"as any task); pin them (taskset) or give their CPUs with -C",
+					r->affinity ? r->affinity : "?") :
+				"not checked: the hot threads are not pinned (see cpu intruders)";
+			k->silent = true;
+			continue;
+		}
 		if (!k->silent) {
 			const struct hc_cause *top = &r->causes[c].v[0];
 			char t[40];
@@ -682,23 +972,11 @@ void hc_collect_build(struct hc_run *r)
 				k->fix = fix_of(r, c, top);
 		}
 		hashmap_free(idx[c]);
+		idx[c] = NULL;
 	}
-	/* every call in the syscall histograms' rows, timed or not */
-	for (size_t i = 0; i < r->recs.n; i++) {
-		const struct hc_rec *rec = &r->recs.v[i];
-		struct hc_syscall_hist *s = NULL;
-
-		if (rec->type != HCR_SYSCALL || !in_window(r, rec))
-			continue;
-		for (size_t j = 0; j < r->sys.n && !s; j++)
-			if (r->sys.v[j].nr == rec->nr)
-				s = &r->sys.v[j];
-		if (!s) {
-			vec_push(&r->sys, ((struct hc_syscall_hist){ .nr = rec->nr }));
-			s = &r->sys.v[r->sys.n - 1];
-		}
-		s->count++;
-	}
+	for (int c = 0; c < HCK_N; c++)
+		hashmap_free(idx[c]);
+	hashmap_free(b.folds);
 	for (size_t j = 0; j < r->sys.n; j++) {
 		char buf[64];
 
@@ -708,8 +986,6 @@ void hc_collect_build(struct hc_run *r)
 		qsort(r->sys.v, r->sys.n, sizeof(*r->sys.v), sys_cmp);
 	r->tl.checks = r->checks;
 	r->tl.n_checks = HCK_N;
-	free(tick_cause);
-	free(nested);
 }
 
 const struct hc_timeline *hc_timeline(const struct hc_run *r)
@@ -719,8 +995,11 @@ const struct hc_timeline *hc_timeline(const struct hc_run *r)
 
 void hc_run_free(struct hc_run *r)
 {
-	free(r->recs.v);
+	hashmap_free(r->agg);
+	free(r->kept.v);
+	free(r->pending.v);
 	free(r->tl.ev);
+	free(r->tl.folds);
 	for (int c = 0; c < HCK_N; c++)
 		free(r->causes[c].v);
 	free(r->sys.v);

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* hotcheck's collect half: the records of bpf/hotcheck.bpf.c, kept as
- * they come off the ring buffer, then turned into the window's timeline
- * (timeline.h: every event, both clocks, stacks named) and the verdict's
- * rows.  What the other modules of hotcheck read after the run:
+/* hotcheck's collect half: the records of bpf/hotcheck.bpf.c, counted
+ * as they come off the ring buffer (one entry per identity: what the
+ * record says once its times, CPU and return value are set aside, with
+ * the count and the time of its events), the first HC_TIMELINE_DEFAULT
+ * (--max-events) of them kept for the timeline; then turned into the
+ * window's timeline (timeline.h: both clocks, stacks named) and the
+ * verdict's rows.  Memory grows with the distinct causes and the cap,
+ * never with the event rate.  What the other modules of hotcheck read after the run:
  *
  *   hc_timeline(run)          the filled struct hc_timeline
  *   hc_report_json(run, f)    the whole JSON report into f
@@ -37,7 +41,20 @@ struct hc_cause {
 	uint64_t count, time_ns;
 	uint32_t id;		/* an IRQ's number, a task's tid (0: none) */
 	bool kthread;		/* a task cause: a kernel thread */
+	uint32_t tid;		/* thread-level causes: the first hot thread seen */
+	uint32_t pid;		/* its process */
 };
+
+/* The events of one identity, summed as they come */
+struct hc_agg {
+	uint64_t count, time_ns;
+	uint32_t tid;		/* the first hot thread seen with it */
+};
+
+#define HC_TIMELINE_DEFAULT 10000	/* events kept for the timeline: the first
+					 * of the hot threads' own, and as many of
+					 * their CPUs' */
+#define HC_TICK_CALLBACKS 4		/* hrtimer callbacks named per tick identity */
 
 /* The rows of the verdict, in this order (names: hc_check_names) */
 enum hc_check_id {
@@ -87,8 +104,19 @@ struct hc_run {
 	struct irq_snap irq_before, irq_after;
 	bool have_irqs;
 
+	size_t timeline_max;		/* events kept (0: HC_TIMELINE_DEFAULT) */
+	bool unpinned;			/* -p/-t without -C, threads on every CPU:
+					 * no CPU-level checks */
+	const char *affinity;		/* unpinned: the CPUs they may run on */
+
 	/* filled while tracing */
-	VEC(struct hc_rec) recs;
+	struct hashmap *agg;		/* normalized hc_rec -> struct hc_agg */
+	VEC(struct hc_rec) kept;	/* the timeline's records, in arrival order */
+	size_t kept_class[2];		/* of them: the threads' own, the CPUs' */
+	VEC(struct hc_rec) pending;	/* hrtimer callbacks not yet placed in a tick */
+	uint64_t events;		/* records in the window, all counted */
+	uint64_t not_kept;		/* in the window, counted, not in the timeline */
+	uint64_t first_not_kept_ns;	/* the earliest start of those */
 	uint64_t bad_records;		/* of a size or type not known: counted */
 	uint64_t outside_window;	/* records of the attach or the detach:
 					 * before or after the window, not counted */
@@ -109,6 +137,8 @@ int hc_on_record(void *ctx, void *data, size_t size);
 void hc_collect_hists(struct hc_run *r, const struct hist *percpu, int ncpus);
 /* After the run: the timeline and the checks */
 void hc_collect_build(struct hc_run *r);
+/* A block's folded stack as the report prints it (once built) */
+const char *hc_block_stack(struct hc_run *r, const struct hc_rec *rec);
 /* The timeline of the run, once built */
 const struct hc_timeline *hc_timeline(const struct hc_run *r);
 void hc_run_free(struct hc_run *r);

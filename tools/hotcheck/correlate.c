@@ -467,6 +467,9 @@ static void intervals(struct hc_correlation *c)
 		if (tl->window_end_ns > tl->window_start_ns &&
 		    (r->end_ns < tl->window_start_ns || r->start_ns > tl->window_end_ns))
 			outside = true;
+		/* past the timeline's cap: its events are not all there */
+		if (tl->complete_until_ns && r->end_ns >= tl->complete_until_ns)
+			outside = true;
 		if (outside)
 			r->state = HC_REQ_OUTSIDE;
 	}

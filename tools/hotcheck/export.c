@@ -9,14 +9,15 @@
 
 #include <string.h>
 
+/* One entry per printed identity: the stack as it prints, and the thread */
 struct block_key {
-	__u64 kstack, ustack, image;
+	const char *stack;	/* interned by the collect half */
 	__u32 pid, tid;
 };
 
 struct block_sum {
 	uint64_t ns, count;
-	char comm[TASK_COMM_LEN + 1];
+	struct hc_rec rec;	/* the first identity that prints so: its stack ids */
 };
 
 struct emit {
@@ -33,14 +34,44 @@ static void emit_one(const void *key, void *val, void *arg)
 	struct emit *e = arg;
 	struct pprof_label lb[PPROF_LABELS];
 	int64_t v[2] = { (int64_t)s->ns, (int64_t)s->count };
+	char comm[TASK_COMM_LEN + 1];
 
+	memcpy(comm, s->rec.comm, TASK_COMM_LEN);
+	comm[TASK_COMM_LEN] = 0;
 	/* the kernel stack was taken at switch-out: without the scheduler's
 	 * own frames, as offcputime's */
 	stack_frames_resolve_at(e->r->sym, e->r->stacks,
-				&(struct stack_ref){ .kstack = k->kstack, .ustack = k->ustack,
-						     .pid = k->pid, .image = k->image,
+				&(struct stack_ref){ .kstack = s->rec.kstack, .ustack = s->rec.ustack,
+						     .pid = k->pid, .image = s->rec.image,
 						     .kernel_nosched = true }, e->f, e->l);
-	pprof_add(e->p, e->f, e->l, v, lb, pprof_task_labels(lb, k->pid, k->tid, s->comm));
+	pprof_add(e->p, e->f, e->l, v, lb, pprof_task_labels(lb, k->pid, k->tid, comm));
+}
+
+struct gather {
+	struct hc_run *r;
+	struct hashmap *m;
+};
+
+static void gather_one(const void *key, void *val, void *arg)
+{
+	const struct hc_rec *rec = key;
+	const struct hc_agg *a = val;
+	struct gather *g = arg;
+	struct block_key k;
+	struct block_sum *s;
+	bool created;
+
+	if (rec->type != HCR_BLOCK)
+		return;
+	memset(&k, 0, sizeof(k));
+	k.stack = hc_block_stack(g->r, rec);
+	k.pid = rec->pid;
+	k.tid = rec->tid;
+	s = hashmap_get(g->m, &k, &created);
+	if (created)
+		s->rec = *rec;
+	s->ns += a->time_ns;
+	s->count += a->count;
 }
 
 int hc_pprof_write(const struct hc_run *r, FILE *f)
@@ -52,24 +83,11 @@ int hc_pprof_write(const struct hc_run *r, FILE *f)
 	struct hashmap *m = hashmap_new(sizeof(struct block_key), sizeof(struct block_sum));
 	struct emit e = { .r = r, .p = pprof_run_new(types, 2),
 			  .f = xcalloc(1, sizeof(*e.f)), .l = xcalloc(1, sizeof(*e.l)) };
+	struct gather g = { (struct hc_run *)r, m };
 	int err;
 
-	for (size_t i = 0; i < r->recs.n; i++) {
-		const struct hc_rec *rec = &r->recs.v[i];
-		struct block_key k;
-		struct block_sum *s;
-		bool created;
-
-		if (rec->type != HCR_BLOCK)
-			continue;
-		memset(&k, 0, sizeof(k));
-		k = (struct block_key){ rec->kstack, rec->ustack, rec->image, rec->pid, rec->tid };
-		s = hashmap_get(m, &k, &created);
-		if (created)
-			memcpy(s->comm, rec->comm, TASK_COMM_LEN);
-		s->ns += rec->dur;
-		s->count++;
-	}
+	if (r->agg)
+		hashmap_each(r->agg, gather_one, &g);
 	hashmap_each(m, emit_one, &e);
 	err = pprof_finish(e.p, f);
 	pprof_free(e.p);

@@ -8,6 +8,7 @@
  * elsewhere. */
 #include <argp.h>
 #include <sched.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
@@ -47,7 +48,11 @@ static struct env {
 	bool clock_given;
 	const char *baseline;		/* --baseline FILE */
 	const char *outdir;		/* -o DIR */
+	uint64_t max_events;		/* --max-events */
+	bool unpinned;			/* the threads may run on every CPU */
+	char affinity[256];		/* then: those CPUs */
 } env = {
+	.max_events = HC_TIMELINE_DEFAULT,
 	.ringbuf_kb = 16384,
 };
 
@@ -57,6 +62,7 @@ enum {
 	OPT_CORRELATE,
 	OPT_CLOCK,
 	OPT_BASELINE,
+	OPT_MAX_EVENTS,
 };
 
 static const char doc[] =
@@ -89,6 +95,10 @@ static const struct argp_option options[] = {
 	OPTS_NO_PARAMS,
 	{ "warmup", OPT_WARMUP, "SECS", 0, "Page faults in the first SECS seconds are "
 	  "warm-up: counted apart, not checked", 0 },
+	{ "max-events", OPT_MAX_EVENTS, "N", 0, "Events kept for the timeline (-j's events, "
+	  "-o's timeline.tsv, --correlate; default 10000): the first N of the hot threads' own "
+	  "events of the window, and N of their CPUs'; every event is counted in the checks "
+	  "all the same", 0 },
 	{ "ringbuf-kb", OPT_RINGBUF, "KB", 0, "Event ring buffer size (default 16384; "
 	  "rounded up to a power of 2)", 0 },
 	{ "correlate", OPT_CORRELATE, "FILE", 0, "The application's slow requests, one a line: "
@@ -117,6 +127,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_RINGBUF:
 		env.ringbuf_kb = opt_u64("--ringbuf-kb", arg, 4, 1 << 20);
+		break;
+	case OPT_MAX_EVENTS:
+		env.max_events = opt_u64("--max-events", arg, 1, 100000000);
 		break;
 	case OPT_CORRELATE:
 		if (!*arg)
@@ -161,6 +174,7 @@ static void hot_cpus(void)
 	struct id_list t = { 0 };
 	cpu_set_t *set = CPU_ALLOC(MAX_CPUS_SUPPORTED);
 	size_t size = CPU_ALLOC_SIZE(MAX_CPUS_SUPPORTED);
+	struct cpu_list online = { 0 };
 
 	if (!set)
 		die_unsupported("out of memory");
@@ -176,6 +190,22 @@ static void hot_cpus(void)
 	id_list_free(&t);
 	if (!env.c.cpus.n)
 		die_usage("the threads' affinity cannot be read: give the CPU with -C");
+	/* threads that may run on every online CPU are not pinned: the whole
+	 * machine would be their CPUs' intruders, so the CPU checks are left
+	 * out (they need pinned threads, or -C) */
+	if (!cpus_online(&online) && online.n > 1) {
+		bool all = true;
+
+		for (size_t i = 0; i < online.n && all; i++)
+			all = cpu_list_has(&env.c.cpus, online.cpus[i]);
+		if (all) {
+			env.unpinned = true;
+			cpu_list_str(&env.c.cpus, env.affinity, sizeof(env.affinity));
+			cpu_list_free(&env.c.cpus);
+			memset(&env.c.cpus, 0, sizeof(env.c.cpus));
+		}
+	}
+	cpu_list_free(&online);
 }
 
 /* ---- the run ---- */
@@ -201,6 +231,32 @@ static struct evidence {
 /* The ring buffer never wakes us (see the BPF side): read on a timer */
 #define READ_EVERY_MS 10
 
+/* The first block's stack resolved while tracing: what the first
+ * resolution of a kernel stack taken off CPU reads once (the scheduler's
+ * text, from /proc/kallsyms: a few hundred ms on a busy machine) is then
+ * not read after the window, between its end and the report */
+static void warm_block_stacks(void)
+{
+	static struct stack_frames f;
+	static bool done;
+	static size_t from;
+
+	for (; !done && from < run.kept.n; from++) {
+		size_t i = from;
+
+		const struct hc_rec *rec = &run.kept.v[i];
+
+		if (rec->type != HCR_BLOCK || rec->kstack < STACK_ID_MIN)
+			continue;
+		done = true;
+		stack_frames_resolve(run.sym, run.stacks,
+				     &(struct stack_ref){ .kstack = rec->kstack,
+							  .ustack = rec->ustack, .pid = rec->pid,
+							  .image = rec->image,
+							  .kernel_nosched = true }, &f);
+	}
+}
+
 static int poll_events(void *vctx, int timeout_ms)
 {
 	struct lifecycle *lc = vctx;
@@ -209,6 +265,7 @@ static int poll_events(void *vctx, int timeout_ms)
 
 	if (err >= 0 || err == -EINTR)
 		err = ring_buffer__consume(lc->rb);
+	warm_block_stacks();
 	if (skel->bss->warmup_end_ns && now_ns() >= skel->bss->warmup_end_ns) {
 		skel->bss->warmup_end_ns = 0;
 		msg_warn("the warm-up is over: page faults count from now on");
@@ -228,8 +285,12 @@ LIFECYCLE_TOOL(hotcheck, .attach_what = "attaching to the tracepoints",
 
 int hotcheck_prepare(struct lifecycle *lc)
 {
-	if (!cpus_self_avoid(&env.c.cpus))
-		msg_warn("every online CPU is hot: hotcheck itself runs on them and is counted");
+	if (env.unpinned)
+		msg_warn("the hot threads are not pinned (they may run on CPUs %s): the CPU "
+			 "checks are left out; pin them or give their CPUs with -C", env.affinity);
+	else if (!cpus_self_avoid(&env.c.cpus))
+		msg_warn("every online CPU is hot: hotcheck itself runs on them (never counted "
+			 "as an intruder)");
 	return 0;
 }
 
@@ -244,6 +305,7 @@ int hotcheck_configure(struct lifecycle *lc)
 		rb_size <<= 1;
 	skel->rodata->nr_exit = syscall_lookup("exit");
 	skel->rodata->nr_exit_group = syscall_lookup("exit_group");
+	skel->rodata->self_tgid = (__u32)getpid();
 	skel->rodata->pc_by_rq = irqctx_percpu_layout(&skel->rodata->pc_from_rq,
 						      &skel->rodata->cpu_from_rq);
 	lifecycle_size_stacks(lc, &s);
@@ -255,6 +317,20 @@ int hotcheck_configure(struct lifecycle *lc)
 	}
 	if (missing[0])
 		msg_warn("not traced, this kernel lacks their tracepoints: %s", missing);
+	if (env.unpinned) {
+		/* no hot CPU: the programs of the CPUs' interrupts stay out */
+		static const char *const cpu_level[] = {
+			"irq_handler_", "softirq_", "hrtimer_expire_", "local_timer_",
+			"reschedule_", "call_function", "irq_work_",
+		};
+		struct bpf_program *p;
+
+		bpf_object__for_each_program(p, skel->obj)
+			for (size_t i = 0; i < sizeof(cpu_level) / sizeof(cpu_level[0]); i++)
+				if (!strncmp(bpf_program__name(p), cpu_level[i],
+					     strlen(cpu_level[i])))
+					bpf_program__set_autoload(p, false);
+	}
 	return 0;
 }
 
@@ -265,6 +341,9 @@ int hotcheck_setup(struct lifecycle *lc)
 
 	run.opts = &env.c;
 	run.cpus = &env.c.cpus;
+	run.timeline_max = env.max_events;
+	run.unpinned = env.unpinned;
+	run.affinity = env.affinity;
 	run.warmup = env.warmup;
 	run.sym = stacksym_for(&env.s);
 	stacksym_want_kernel(run.sym);
@@ -325,7 +404,11 @@ void hotcheck_ready(struct lifecycle *lc, struct ready_line *r)
 
 	ready_tracing(r, "hot threads", &env.c);
 	cpu_list_str(&env.c.cpus, cpus, sizeof(cpus));
-	snprintf(r->detail, sizeof(r->detail), "on CPU %s", cpus);
+	if (env.unpinned)
+		snprintf(r->detail, sizeof(r->detail), "not pinned (CPUs %.60s): no CPU checks",
+			 env.affinity);
+	else
+		snprintf(r->detail, sizeof(r->detail), "on CPU %s", cpus);
 	if (env.warmup > 0)
 		snprintf(r->after, sizeof(r->after),
 			 "page faults in the first %g s are warm-up, not counted", env.warmup);
@@ -416,6 +499,10 @@ void hotcheck_report(struct lifecycle *lc)
 
 	memcpy(run.losses, lc->losses, sizeof(run.losses));
 	hc_collect_build(&run);
+	if (run.not_kept)
+		msg_warn("the timeline kept the first %zu of the window's %llu events: %llu more "
+			 "were counted in the checks but not kept (--max-events)", run.kept.n,
+			 (unsigned long long)run.events, (unsigned long long)run.not_kept);
 	tl = hc_timeline(&run);
 	if (env.correlate)
 		correlate(tl);

@@ -39,6 +39,66 @@ bool hc_threads_silent(const struct hc_run *r)
 
 /* ---- the table ---- */
 
+#define STACK_LINES 16		/* frames printed of a stack, leaf first */
+
+#define FIX_WIDTH 100		/* a fix's lines in the table, its indent aside */
+
+/* A fix, its words wrapped at FIX_WIDTH: "fix: ..." and the lines after
+ * it under its first word */
+static void fix_print(FILE *f, const char *fix)
+{
+	const char *p = fix;
+	bool first = true;
+
+	while (*p) {
+		const char *end = p, *cut = NULL;
+
+		while (*end && (size_t)(end - p) < FIX_WIDTH) {
+			if (*end == ' ')
+				cut = end;
+			end++;
+		}
+		if (!*end)
+			cut = end;
+		else if (!cut)	/* one word longer than a line: whole */
+			for (cut = end; *cut && *cut != ' '; cut++)
+				;
+		fprintf(f, "%-14s   %-5s%.*s\n", "", first ? "fix:" : "", (int)(cut - p), p);
+		first = false;
+		p = cut;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+/* A folded stack (its comm first, root to leaf) as lines, leaf first:
+ *                  in FRAME
+ *                     FRAME ... */
+static void stack_print(FILE *f, const char *label, const char *stack)
+{
+	const char *p = stack ? strchr(stack, ';') : NULL;
+	const char *fr[4096];
+	size_t n = 0;
+
+	if (!p)
+		return;
+	while (p && n < sizeof(fr) / sizeof(fr[0])) {
+		fr[n++] = p + 1;
+		p = strchr(p + 1, ';');
+	}
+	for (size_t i = 0; i < n && i < STACK_LINES; i++) {
+		const char *s = fr[n - 1 - i], *end = strchr(s, ';');
+		int len = (int)(end ? (size_t)(end - s) : strlen(s));
+		bool k = len >= 4 && !memcmp(s + len - 4, "_[k]", 4);
+
+		fprintf(f, "%-14s   %-9s %.*s%s\n", "", i ? "" : label, k ? len - 4 : len, s,
+			k ? " [k]" : "");
+	}
+	if (n > STACK_LINES)
+		fprintf(f, "%-14s   %-9s ... %zu more frames (-j or -o DIR: the whole stack)\n",
+			"", "", n - STACK_LINES);
+}
+
 int hc_report_table(const struct hc_run *r, FILE *f)
 {
 	char cpus[256], t[32];
@@ -49,6 +109,10 @@ int hc_report_table(const struct hc_run *r, FILE *f)
 		const struct hc_check *k = &r->checks[c];
 		char count[32];
 
+		if (k->skipped) {
+			fprintf(f, "%-14s %-10s %-10s %s\n", k->name, "-", "-", k->skipped);
+			continue;
+		}
 		if (k->silent) {
 			fprintf(f, "%-14s %-10s\n", k->name, "SILENT");
 			continue;
@@ -60,8 +124,17 @@ int hc_report_table(const struct hc_run *r, FILE *f)
 			snprintf(t, sizeof(t), "-");
 		fprintf(f, "%-14s %-10s %-10s %s\n", k->name, count, t, k->top_cause);
 		if (k->fix[0])
-			fprintf(f, "%-14s   fix: %s\n", "", k->fix);
+			fix_print(f, k->fix);
+		if (r->causes[c].n && (c == HCK_SYSCALLS || c == HCK_FAULTS || c == HCK_BLOCKS)) {
+			stack_print(f, "stack:", r->causes[c].v[0].stack);
+			if (c == HCK_BLOCKS)
+				stack_print(f, "waker:", r->causes[c].v[0].waker_stack);
+		}
 	}
+	if (r->not_kept)
+		fprintf(f, "\ntimeline: the first %zu events of %llu kept (-j, -o, --correlate); "
+			"%llu more counted, not kept (--max-events)\n", r->kept.n,
+			(unsigned long long)r->events, (unsigned long long)r->not_kept);
 	if (r->sys.n) {
 		fprintf(f, "\nsyscall latency (calls seen whole):\n");
 		for (size_t i = 0; i < r->sys.n; i++) {
@@ -120,6 +193,8 @@ static void json_checks(struct json *j, const struct hc_run *r)
 		json_kv_u64(j, "time_ns", k->time_ns);
 		json_kv_str(j, "top_cause", k->top_cause);
 		json_kv_str(j, "fix", k->fix);
+		if (k->skipped)
+			json_kv_str(j, "skipped", k->skipped);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -249,6 +324,7 @@ int hc_report_json_with(const struct hc_run *r, FILE *f,
 	json_ids(&j, "pids", &r->opts->pids);
 	json_ids(&j, "tids", &r->opts->tids);
 	json_kv_str(&j, "cpus", cpus);
+	json_kv_bool(&j, "pinned", !r->unpinned);
 	json_obj_end(&j);
 	json_kv_double(&j, "warmup_s", r->warmup);
 	json_kv_bool(&j, "silent", hc_all_silent(r));
@@ -269,6 +345,14 @@ int hc_report_json_with(const struct hc_run *r, FILE *f,
 	json_obj_end(&j);
 	json_events(&j, r);
 	json_kv_u64(&j, "events_dropped", r->tl.events_dropped);
+	json_key(&j, "timeline");
+	json_obj_begin(&j);
+	json_kv_u64(&j, "events", r->events);
+	json_kv_u64(&j, "kept", r->kept.n);
+	json_kv_u64(&j, "not_kept", r->not_kept);
+	json_kv_u64(&j, "max", r->timeline_max ? r->timeline_max : HC_TIMELINE_DEFAULT);
+	json_kv_u64(&j, "complete_until_ns", r->tl.complete_until_ns);
+	json_obj_end(&j);
 	if (more)
 		more(&j, arg);
 	envelope_losses_begin(&j, r->losses);

@@ -47,6 +47,16 @@ struct hc_check {
 	uint64_t time_ns;	/* time they took, where it means something */
 	const char *top_cause;	/* "" when silent */
 	const char *fix;	/* "" when silent or unknown */
+	const char *skipped;	/* not checked: why (NULL: checked) */
+};
+
+/* One line of a folded file of the bundle: a stack and its sum over
+ * every event of the window (not only the timeline's) */
+struct hc_fold {
+	enum hc_kind kind;
+	bool waker;		/* the wakers' stacks of the blocks */
+	const char *stack;	/* as written */
+	uint64_t count, time_ns;
 };
 
 struct hc_timeline {
@@ -56,7 +66,12 @@ struct hc_timeline {
 	uint64_t window_start_ns, window_end_ns;	/* CLOCK_MONOTONIC */
 	struct hc_check *checks;
 	size_t n_checks;
-	uint64_t events_dropped;	/* events not in ev[] (reported, never silent) */
+	uint64_t events_dropped;	/* events lost (reported, never silent) */
+	uint64_t events_not_kept;	/* counted in the checks, past the cap of ev[] */
+	uint64_t complete_until_ns;	/* ev[] holds every event that began before
+					 * it (0: every event of the window) */
+	struct hc_fold *folds;		/* the folded files' lines (NULL: from ev[]) */
+	size_t n_folds;
 };
 
 #endif
