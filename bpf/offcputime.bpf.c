@@ -133,7 +133,13 @@ static __always_inline void close_unseen(bool btf, struct task_struct *task,
 					 struct offcpu_start *sp)
 {
 	struct offcpu_key key = sp->key;
-	__u64 delta = arrivals_known(task) ? unseen_delta(btf, task, sp) : 0;
+	__u64 delta;
+
+	/* opened by the walk at the start just after the thread came back
+	 * (it read the arrival): it was never off-CPU since, nothing ended */
+	if (sp->seeded && arrivals_known(task) && TASK_ARRIVALS(btf, task) == sp->arrivals)
+		return;
+	delta = arrivals_known(task) ? unseen_delta(btf, task, sp) : 0;
 
 	if (!delta) {
 		loss_inc(LOSS_END_UNSEEN);

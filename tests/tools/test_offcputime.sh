@@ -30,15 +30,16 @@ start_wl_held offcpu_blocker 10 20 0
 p1=$WL_PID
 go1=$WL_GOFILE
 start_wl_held offcpu_blocker 10 20 0
-"$OC" -p "$p1" -f -d 3 >"$T/f3" 2>"$T/e3" &
+# (JSON: the sleeps counted, --state S, whatever the machine's load makes
+# of their length; the tool stops when the process exits)
+"$OC" -p "$p1" --state S -j -d 60 >"$T/j3" 2>"$T/e3" &
 oc=$!
 wait_line "$T/e3" tracing; touch "$go1" "$WL_GOFILE"
 wait "$oc"; wait_wl
-check_grep "-p: the traced process is there" 'offcpu_block_here' "$T/f3"
-n_other=$(grep -v -E '^ocpu_(main|blocker);' "$T/f3" | wc -l)
-check_eq "-p: every line belongs to the traced process" "$n_other" 0
-check_within "-p: only one of the two identical processes is counted (10 x 20 ms)" \
-	"$(folded_sum 'offcpu_block_here' "$T/f3")" 200000 25
+check_eq "-p: every entry belongs to the traced process" \
+	"$(json_get "$T/j3" "sorted(set(s['pid'] for s in d['stacks']))")" "[$p1]"
+check_eq "-p: only one of the two identical processes is counted (10 blocks)" \
+	"$(json_get "$T/j3" "sum(s['count'] for s in d['stacks'] if 'offcpu_block_here' in s['user_stack'])")" 10
 
 # 4. --state is a mask: D (vfork wait) vs S (nanosleep), on a workload
 #    that does both in every round.  libc's vfork has no frame pointer, so
@@ -64,8 +65,11 @@ ocpid=$!
 wait_line "$T/e5" 'tracing' && touch "$T/go5"
 wait "$ocpid"
 kill "$WL_PID"; wait_wl
-check_within "still-blocked thread counted up to the stop (~2 s)" \
-	"$(folded_sum 'offcpu_hold_here' "$T/f5")" 1950000 10
+# (from when it began to hold, which a busy machine delays, to the stop:
+# within the 2 s window, give or take the moment between the ready line and
+# the window's start)
+check "still-blocked thread counted up to the stop (0 < its time <= 2.5 s)" \
+	test "$(folded_sum 'offcpu_hold_here' "$T/f5")" -gt 0 -a "$(folded_sum 'offcpu_hold_here' "$T/f5")" -le 2500000
 check_grep "still-blocked threads are said on stderr" 'still off-CPU at the end' "$T/e5"
 
 # 6. -t isolates one thread
@@ -129,7 +133,9 @@ check_no_btf "$OC" -d 1
 "$OC" -j -d 4 >"$T/j12" 2>"$T/e12" &
 ocpid=$!
 wait_line "$T/e12" 'tracing'
-start_wl offcpu_blocker 10 30 100
+# (it lives a second before its blocks: on a busy machine the tool may take
+# that long to read the mappings of a process announced among many)
+start_wl offcpu_blocker 10 30 1000
 p12=$WL_PID
 wait_wl
 wait "$ocpid"
@@ -192,10 +198,12 @@ check_within "room for one stack id: the sleeps are all there (20 x 20 ms)" \
 check_grep "room for one stack id: the vfork waits too" ';blocker;vfork;' "$T/f14l"
 check_nogrep "room for one stack id: no stack lost" 'stacks lost' "$T/e14l"
 start_wl_held offcpu_blocker 10 30 0
-"$OC" -p "$WL_PID" -f -d 4 >"$T/f14a" 2>"$T/e14a" &
+# (both stop when the process exits: the second may take long to start on
+# a busy machine)
+"$OC" -p "$WL_PID" -f -d 60 >"$T/f14a" 2>"$T/e14a" &
 a=$!
 wait_line "$T/e14a" tracing
-run_held "$T/f14b" "$T/e14b" "$OC" -p "$WL_PID" -f -d 4
+run_held "$T/f14b" "$T/e14b" "$OC" -p "$WL_PID" -f -d 60
 wait "$a"
 check_within "two instances side by side: the first sees 10 x 30 ms" "$(folded_sum offcpu_block_here "$T/f14a")" 300000 20
 check_within "two instances side by side: the second too" "$(folded_sum offcpu_block_here "$T/f14b")" 300000 20
@@ -306,7 +314,7 @@ time_of() { json_get "$T/$1" "sum(s['total_us'] for s in d['stacks'] if 'offcpu_
 loss_of() { json_get "$T/$1" "d['losses']['$2']"; }
 hidden_run j17a 2
 check_eq "every 2nd switch-in unreported: the 20 blocks, exactly" "$(blocks_of j17a)" 20
-check_within "every 2nd switch-in unreported: their time, 20 x 50 ms" "$(time_of j17a)" 1000000 20
+check "every 2nd switch-in unreported: their time is at least the 20 x 50 ms slept, less 5% ($(time_of j17a) us)" test "$(time_of j17a)" -ge 950000
 check_eq "every 2nd switch-in unreported: no interval lost" "$(loss_of j17a interval_end_unseen)" 0
 check "every 2nd switch-in unreported: said so (switch_ins_unreported), their deferred kernel stacks lost" \
 	test "$(json_get "$T/j17a" "d['switch_ins_unreported']")" -gt 0 -a \
@@ -314,12 +322,12 @@ check "every 2nd switch-in unreported: said so (switch_ins_unreported), their de
 check_grep "every 2nd switch-in unreported: said on stderr" 'waits ended with no sched_switch event for the thread.s return to a CPU.*kernel stacks could not be taken' "$T/j17a.err"
 hidden_run j17b 1
 check_eq "no switch-in reported: the 20 blocks, exactly" "$(blocks_of j17b)" 20
-check_within "no switch-in reported: their time, 20 x 50 ms" "$(time_of j17b)" 1000000 20
+check "no switch-in reported: their time is at least the 20 x 50 ms slept, less 5% ($(time_of j17b) us)" test "$(time_of j17b)" -ge 950000
 check_eq "no switch-in reported: no interval lost" "$(loss_of j17b interval_end_unseen)" 0
 # raw_tp: kernel stacks taken at switch-out, so nothing at all is lost
 hidden_run j17c 1 SUITE_FORCE_RAW_TP=1
 check_eq "raw_tp, no switch-in reported: the 20 blocks, exactly" "$(blocks_of j17c)" 20
-check_within "raw_tp, no switch-in reported: their time, 20 x 50 ms" "$(time_of j17c)" 1000000 20
+check "raw_tp, no switch-in reported: their time is at least the 20 x 50 ms slept, less 5% ($(time_of j17c) us)" test "$(time_of j17c)" -ge 950000
 check_eq "raw_tp, no switch-in reported: nothing lost" \
 	"$(json_get "$T/j17c" "sum(d['losses'].values())")" 0
 check_eq "raw_tp, no switch-in reported: every block has its kernel stack" \
@@ -382,3 +390,17 @@ check_eq "two call sites, one printed stack: one JSON entry of 20 intervals" \
 ts_run "$T/p19"
 check_eq "two call sites, one printed stack: one plain entry" "$(grep -c '^    ts_block$' "$T/p19")" 1
 check_grep "two call sites, one printed stack: its 20 intervals" '^        [0-9]+ us in 20 intervals$' "$T/p19"
+
+# 20. The stack engine at start-up with both CPUs busy (two spinning
+#     loops of the test's own): 10,000 distinct call paths, each blocking
+#     once from the first moment the tool traces, every one reported
+#     (issue 27: the first paths were missing, without a word, 1 run in 3)
+spin=()
+for i in 1 2; do (while :; do :; done) & spin+=($!); done
+start_wl_held many_paths 4
+run_held "$T/j20" "$T/e20" "$OC" -p "$WL_PID" -j -d 120
+kill "${spin[@]}"; wait "${spin[@]}" 2>/dev/null
+read -r n_paths n_missing n_unseen n_extra n_lost n_intervals <<<"$(paths_of "$T/j20")"
+check "busy CPUs, 10,000 paths: every path reported ($n_paths), but for intervals counted lost ($n_missing <= $n_unseen)" \
+	test "$n_paths" -eq 10000 -o "$((n_paths + n_missing))" -eq 10000 -a "$n_missing" -le "$n_unseen"
+check_eq "busy CPUs, 10,000 paths: none made up, no stack lost" "$n_extra $n_lost" "0 0"
