@@ -133,7 +133,13 @@ static __always_inline void close_unseen(bool btf, struct task_struct *task,
 					 struct offcpu_start *sp)
 {
 	struct offcpu_key key = sp->key;
-	__u64 delta = arrivals_known(task) ? unseen_delta(btf, task, sp) : 0;
+	__u64 delta;
+
+	/* opened by the walk at the start just after the thread came back
+	 * (it read the arrival): it was never off-CPU since, nothing ended */
+	if (sp->seeded && arrivals_known(task) && TASK_ARRIVALS(btf, task) == sp->arrivals)
+		return;
+	delta = arrivals_known(task) ? unseen_delta(btf, task, sp) : 0;
 
 	if (!delta) {
 		loss_inc(LOSS_END_UNSEEN);
@@ -152,6 +158,14 @@ static __always_inline void dead_thread(bool btf, struct task_struct *task, __u3
 	if (sp->ts)
 		close_unseen(btf, task, sp);
 	bpf_map_delete_elem(&start, &tid);
+}
+
+/* The entry sp of tid is done with: deleted, or if that fails marked
+ * closed (ts 0), which switch_out and the walk at the end respect */
+static __always_inline void start_close(__u32 tid, struct offcpu_start *sp)
+{
+	if (bpf_map_delete_elem(&start, &tid))
+		sp->ts = 0;
 }
 
 static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
@@ -175,8 +189,19 @@ static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
 		dead_thread(btf, prev, tid);
 		return;
 	}
-	if (!state_match(preempt, state))
+	if (!state_match(preempt, state)) {
+		/* not counted (--state: a preemption); but an interval still
+		 * open ended at a switch-in the kernel did not report: closed
+		 * now, while one arrival since tells its end (at the next
+		 * switch-out that counts, a second would have made it lost) */
+		struct offcpu_start *old = bpf_map_lookup_elem(&start, &tid);
+
+		if (old && old->ts) {
+			close_unseen(btf, prev, old);
+			start_close(tid, old);
+		}
 		return;
+	}
 	if (!target_cpu(bpf_get_smp_processor_id()))
 		return;
 
@@ -210,14 +235,6 @@ static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
 	}
 	/* any other failure loses this interval: counted by its cause */
 	update_checked(err, LOSS_START_FULL);
-}
-
-/* The entry sp of tid is done with: deleted, or if that fails marked
- * closed (ts 0), which switch_out and the walk at the end respect */
-static __always_inline void start_close(__u32 tid, struct offcpu_start *sp)
-{
-	if (bpf_map_delete_elem(&start, &tid))
-		sp->ts = 0;
 }
 
 static __always_inline void switch_in(bool btf, struct task_struct *next)
@@ -269,6 +286,173 @@ TP_PROGRAMS(sched_switch, handle_switch(ctx, btf, TP_ARG(0, bool),
 					 SWITCH_PREV_STATE(ctx, btf,
 							   TP_ARG(1, struct task_struct *))))
 
+/* ---- threads off-CPU since before the window ----
+ *
+ * A walk over every task as tracing begins (user space runs it once,
+ * after attaching).  With -p/-t (seed_targets), each target thread off
+ * the CPU then gets an open interval from then, with its stacks, as if
+ * it had left the CPU at the start: it ends at its switch-in like any
+ * other, or, still open at the end, counts the whole window.  Without
+ * (every thread: too many to list), each thread's switch count is kept
+ * (asleep), and the walk at the end counts those that never ran
+ * (whole_window_sleepers). */
+const volatile bool seed_targets = false;
+__u64 sleepers_seeded;		/* intervals opened by the walk */
+__u64 sleepers_no_ustack;	/* of them, user stack not walkable */
+__u64 sleepers_unchecked;	/* system-wide: asleep map full */
+__u64 whole_window_sleepers;	/* system-wide: never ran in the window */
+HASH_MAP(asleep, __u32, __u64, 1);	/* sized by user space */
+/* the user stack walked by the sleepable walk (one task at a time) */
+ARRAY_MAP(seed_scratch, struct stack_event, 1);
+
+static __always_inline __u64 task_switches(struct task_struct *task)
+{
+	return task->nvcsw + task->nivcsw;
+}
+
+/* Is task, off the CPU, one the tool would count if it left it now? */
+static __always_inline bool sleeper_counts(struct task_struct *task, __u32 *statep)
+{
+	__u32 state = task_state(true, task);
+
+	if (task->on_cpu || task->exit_state || (state & TASK_DEAD))
+		return false;
+	if ((user_threads_only && (task->flags & PF_KTHREAD)) ||
+	    (kernel_threads_only && !(task->flags & PF_KTHREAD)))
+		return false;
+	*statep = state;
+	return state_match(false, state);
+}
+
+/* The user stack of task, off the CPU, from the registers it saved as it
+ * entered the kernel: the frame-pointer walk bpf_get_stack() does at a
+ * switch-out (the same frames, so the same id), through
+ * bpf_copy_from_user_task() */
+static __always_inline __u64 seed_ustack(struct task_struct *task)
+{
+	struct stack_event *ev;
+	struct pt_regs *regs;
+	__u32 zero = 0, n = 1;
+	__u64 bp, last = 0;
+
+	ev = bpf_map_lookup_elem(&seed_scratch, &zero);
+	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	if (!ev || !regs)
+		return STACK_LOST;
+#if defined(__TARGET_ARCH_x86)
+	ev->ips[0] = BPF_CORE_READ(regs, ip);
+	bp = BPF_CORE_READ(regs, bp);
+#elif defined(__TARGET_ARCH_arm64)
+	ev->ips[0] = BPF_CORE_READ(regs, pc);
+	bp = BPF_CORE_READ(regs, regs[29]);
+#else
+	return STACK_LOST;
+#endif
+	if (!ev->ips[0])
+		return STACK_LOST;
+	for (__u32 i = 1; i < STACK_FRAMES; i++) {
+		__u64 fr[2];	/* the caller's frame pointer, the return address */
+
+		if (!bp || bpf_copy_from_user_task(fr, sizeof(fr), (void *)bp, task, 0))
+			break;
+		ev->ips[i] = fr[1];
+		n = i + 1;
+		bp = fr[0];
+	}
+	return stack_commit(ev, n * sizeof(__u64), true, &last);
+}
+
+static __always_inline int seed_one(struct bpf_iter__task *ctx, bool walk_user)
+{
+	struct task_struct *task = ctx->task;
+	struct offcpu_start s;
+	__u32 tid, tgid, state;
+	bool kthread;
+
+	if (!task)
+		return 0;
+	tid = task->pid;
+	tgid = task->tgid;
+	if (!tid || !target_task(TARGET_BTF, task, tgid, tid) || !sleeper_counts(task, &state))
+		return 0;
+	if (!seed_targets) {
+		__u64 sw = task_switches(task);
+
+		if (bpf_map_update_elem(&asleep, &tid, &sw, BPF_NOEXIST))
+			__sync_fetch_and_add(&sleepers_unchecked, 1);
+		return 0;
+	}
+	kthread = task->flags & PF_KTHREAD;
+	__builtin_memset(&s, 0, sizeof(s));
+	s.ts = bpf_ktime_get_ns();
+	s.seeded = 1;
+	if (arrivals_known(task)) {
+		s.rq_ts = rq_clock_now(true, task);
+		s.arrivals = TASK_ARRIVALS(true, task);
+	}
+	s.key.tgid = tgid;
+	s.key.tid = tid;
+	bpf_probe_read_kernel_str(s.key.comm, sizeof(s.key.comm), task->comm);
+	/* taken now, in either mode (with raw_tp nothing takes a deferred
+	 * one): the stack it waits in, whenever it comes back */
+	if (want_kstack)
+		s.key.kstack = stack_of_task(task);
+	if (want_ustack && !kthread) {
+		s.key.exec_id = task_image(true, task);
+		if (walk_user) {
+			s.key.ustack = seed_ustack(task);
+			if (s.key.ustack == STACK_LOST)
+				__sync_fetch_and_add(&sleepers_no_ustack, 1);
+		} else {
+			/* not on this kernel: said by user space */
+			s.key.ustack = STACK_LOST;
+		}
+		announce_tgid(tgid, s.key.exec_id);
+	}
+	/* NOEXIST: a switch-out since the programs were attached has
+	 * opened its interval already */
+	if (bpf_map_update_elem(&start, &tid, &s, BPF_NOEXIST))
+		return 0;
+	if (task->on_cpu) {
+		/* it came back meanwhile: its switch-in may have found no
+		 * interval to end; the next switch-out opens its own */
+		struct offcpu_start *sp = bpf_map_lookup_elem(&start, &tid);
+
+		if (sp && sp->seeded)
+			bpf_map_delete_elem(&start, &tid);
+		return 0;
+	}
+	__sync_fetch_and_add(&sleepers_seeded, 1);
+	return 0;
+}
+
+/* both made, one loaded: sleepable where bpf_copy_from_user_task() is */
+SEC("iter.s/task")
+int seed_sleepers_user(struct bpf_iter__task *ctx)
+{
+	return seed_one(ctx, true);
+}
+
+SEC("iter/task")
+int seed_sleepers(struct bpf_iter__task *ctx)
+{
+	return seed_one(ctx, false);
+}
+
+/* system-wide, at the end: the threads asleep at the start that never
+ * ran since */
+static __always_inline void count_whole_window(struct task_struct *task, __u32 tid)
+{
+	__u64 *sw;
+	__u32 state;
+
+	if (seed_targets)
+		return;
+	sw = bpf_map_lookup_elem(&asleep, &tid);
+	if (sw && *sw == task_switches(task) && sleeper_counts(task, &state))
+		__sync_fetch_and_add(&whole_window_sleepers, 1);
+}
+
 /* At the end, for the threads still off-CPU: their deferred kernel
  * stacks, taken by a walk over every task (user space runs it once,
  * after detaching) */
@@ -282,6 +466,7 @@ int inflight_stacks(struct bpf_iter__task *ctx)
 	if (!task)
 		return 0;
 	tid = task->pid;
+	count_whole_window(task, tid);
 	sp = bpf_map_lookup_elem(&start, &tid);
 	if (!sp || !sp->ts)
 		return 0;

@@ -33,6 +33,9 @@ struct offcpu_start {
 	__u64 arrivals;
 	__u64 end_delta;	/* set by the walk at the end: the interval
 				 * ended unreported, after end_delta ns */
+	__u64 seeded;		/* 1: opened as tracing began, for a thread
+				 * off-CPU since before (bpf/offcputime.bpf.c,
+				 * seed_sleepers) */
 	struct offcpu_key key;
 };
 

@@ -37,6 +37,8 @@ static const struct {
 	[KF_TASK_STORAGE] = { "task_storage", "task storage in tracing programs", "5.12",
 			      "kf_task_storage" },
 	[KF_TASK_PT_REGS] = { "task_pt_regs", "bpf_task_pt_regs()", "5.15", "kf_task_pt_regs" },
+	[KF_COPY_FROM_USER_TASK] = { "copy_from_user_task", "bpf_copy_from_user_task() "
+				     "(sleepable task iterators)", "5.18", NULL },
 	[KF_ATTACH_COOKIE] = { "attach_cookie", "BPF attach cookies of perf events", "5.15",
 			       "kf_attach_cookie" },
 	[KF_LAZY_MAPS] = { "lazy_maps", "hash maps allocated on use in tracing programs",
@@ -213,6 +215,12 @@ static bool probe(enum kfeat f)
 	case KF_TASK_PT_REGS:
 		return kfeat_has(KF_TASK_BTF) &&
 		       helper_ok(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_task_pt_regs);
+	case KF_COPY_FROM_USER_TASK:
+		/* a helper of sleepable programs only, which the helper probe
+		 * (a raw tracepoint) cannot load: its function in the BTF */
+		return kfeat_has(KF_TASK_PT_REGS) &&
+		       btf__find_by_name_kind(kernel_btf(), "bpf_copy_from_user_task",
+					      BTF_KIND_FUNC) > 0;
 	case KF_ATTACH_COOKIE:
 		return helper_ok(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_get_attach_cookie);
 	case KF_LAZY_MAPS:

@@ -188,12 +188,14 @@ struct entry {
 	__u64 count;
 	/* --dwarf: the unwound user stack (leaf first), owned by dw_agg */
 	bool dwarf;		/* key.ustack is STACK_ID_MIN + a dwunw stack id */
+	bool whole;		/* off-CPU from before the window to its end */
 };
 
 struct collected {
 	struct entry *e;
 	size_t n, cap;
 	size_t still_blocked;
+	size_t whole_window;	/* of them, off-CPU since before the window */
 	__u64 unreported;	/* switch-ins the kernel did not report */
 	/* --dwarf: key -> index in e, while intervals arrive; the entries
 	 * of the counts map with a lost stack join it when n reaches
@@ -206,6 +208,10 @@ static struct dwunw *dw;	/* --dwarf only */
 /* kernel stacks were taken at switch-out: asked for, or the raw_tp
  * flavour (whose task switched in is not a trusted pointer) */
 static bool kstack_at_switch_out;
+/* -p/-t: the threads off-CPU as tracing begins get an interval from then
+ * (seed_sleepers); seed_user: with their user stacks; seed_ran: the walk
+ * was made */
+static bool seed_targets, seed_user, seed_ran;
 
 static void collect_add(struct collected *c, const struct offcpu_key *k,
 			__u64 ns, __u64 count)
@@ -301,6 +307,11 @@ static int collect_in_flight(int fd, struct collected *c, __u64 stop_ns)
 			collect_add(c, &s.key, d, 1);
 		if (!ended)
 			c->still_blocked++;
+		/* opened as tracing began, never closed: the whole window */
+		if (!ended && s.seeded && !s.seq) {
+			c->e[c->n - 1].whole = true;
+			c->whole_window++;
+		}
 	}
 	return map_iter_end(&it);
 }
@@ -353,9 +364,10 @@ static void print_plain(const struct stack_frames *f, const struct entry *e)
 	stack_frames_print(stdout, f, false);
 	printf("    -                %s (%u/%u)\n", ESC(e->key.comm), e->key.tgid,
 	       e->key.tid);
-	printf("        %llu us in %llu interval%s\n\n",
+	printf("        %llu us in %llu interval%s%s\n\n",
 	       (unsigned long long)(e->total_ns / 1000),
-	       (unsigned long long)e->count, e->count == 1 ? "" : "s");
+	       (unsigned long long)e->count, e->count == 1 ? "" : "s",
+	       e->whole ? " (off-CPU the whole window)" : "");
 }
 
 static void print_json_entry(struct json *j, const struct stack_frames *f,
@@ -367,6 +379,7 @@ static void print_json_entry(struct json *j, const struct stack_frames *f,
 	json_kv_u64(j, "tid", e->key.tid);
 	json_kv_u64(j, "total_us", e->total_ns / 1000);
 	json_kv_u64(j, "count", e->count);
+	json_kv_bool(j, "whole_window", e->whole);
 	stack_frames_json(j, f);
 	json_obj_end(j);
 }
@@ -388,6 +401,114 @@ static void print_entry(struct folded *fo, struct json *j,
 	}
 }
 
+/* ---- one entry per printed identity ---- */
+
+/* What the reader sees of an entry (its thread, its stacks as printed),
+ * in a malloc'd string: entries whose stacks differ only in addresses
+ * that print the same (two call sites in one function, without --lines)
+ * are one entry to the reader */
+static char *printed_identity(struct stacksym *sym, struct stackstore *st,
+			      const struct entry *e, struct stack_frames *f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	resolve(sym, st, &e->key, e->dwarf, f, NULL);
+	m = open_memstream(&buf, &len);
+	if (!m)
+		die_unsupported("out of memory");
+	/* the comm as the bytes it is (escaping is the printers' business) */
+	fwrite(e->key.comm, 1, strnlen(e->key.comm, sizeof(e->key.comm)), m);
+	fprintf(m, "\n%u/%u\n%d%d\n", e->key.tgid, e->key.tid, f->ulost, f->klost);
+	stack_frames_print(m, f, false);
+	for (int i = 0; f->inline_marks && i < f->un; i++)
+		fputc(f->uinl[i] ? 'i' : '.', m);
+	fclose(m);
+	return buf;
+}
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+struct ident {
+	uint64_t h;
+	size_t i;
+};
+
+static int ident_cmp(const void *a, const void *b)
+{
+	const struct ident *x = a, *y = b;
+
+	if (x->h != y->h)
+		return x->h < y->h ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Entries that print the same become one, their counts and times
+ * summed: a hash of each entry's printed identity, and the strings
+ * themselves compared where two hashes are equal */
+static void merge_printed(struct stacksym *sym, struct stackstore *st, struct collected *c)
+{
+	struct stack_frames *f = xcalloc(1, sizeof(*f));
+	struct ident *id = xcalloc(c->n ? c->n : 1, sizeof(*id));
+	bool *gone = xcalloc(c->n ? c->n : 1, sizeof(*gone));
+	size_t out = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		char *s = printed_identity(sym, st, &c->e[i], f);
+
+		id[i].h = str_hash(s);
+		id[i].i = i;
+		free(s);
+	}
+	qsort(id, c->n, sizeof(*id), ident_cmp);
+	for (size_t g = 0; g < c->n;) {
+		size_t end = g + 1;
+
+		while (end < c->n && id[end].h == id[g].h)
+			end++;
+		/* within one hash: each entry joins the first that prints the same */
+		for (size_t a = g; end - g > 1 && a < end; a++) {
+			char *sa;
+
+			if (gone[id[a].i])
+				continue;
+			sa = printed_identity(sym, st, &c->e[id[a].i], f);
+			for (size_t b = a + 1; b < end; b++) {
+				struct entry *ea = &c->e[id[a].i], *eb = &c->e[id[b].i];
+				char *sb;
+
+				if (gone[id[b].i])
+					continue;
+				sb = printed_identity(sym, st, eb, f);
+				if (!strcmp(sa, sb)) {
+					ea->total_ns += eb->total_ns;
+					ea->count += eb->count;
+					ea->whole = false;
+					gone[id[b].i] = true;
+				}
+				free(sb);
+			}
+			free(sa);
+		}
+		g = end;
+	}
+	for (size_t i = 0; i < c->n; i++)
+		if (!gone[i])
+			c->e[out++] = c->e[i];
+	c->n = out;
+	free(gone);
+	free(id);
+	free(f);
+}
+
 static void report(struct stackstore *st, struct stacksym *sym,
 		   struct collected *c, const __u64 losses[LOSS_KINDS])
 {
@@ -399,6 +520,7 @@ static void report(struct stackstore *st, struct stacksym *sym,
 	bool print = pprof_out != stdout;
 	struct json j;
 
+	merge_printed(sym, st, c);
 	if (c->n)	/* nothing recorded: c->e is NULL, which qsort may not be given */
 		qsort(c->e, c->n, sizeof(*c->e), entry_cmp);
 	if (pprof_out) {
@@ -434,6 +556,7 @@ static void report(struct stackstore *st, struct stacksym *sym,
 	} else if (env.c.json && print) {
 		json_arr_end(&j);
 		json_kv_u64(&j, "still_blocked", c->still_blocked);
+		json_kv_u64(&j, "whole_window_threads", c->whole_window);
 		json_kv_u64(&j, "switch_ins_unreported", c->unreported);
 		envelope_losses(&j, losses);
 		json_key(&j, "frames");
@@ -531,6 +654,20 @@ int offcputime_configure(struct lifecycle *lc)
 	bpf_program__set_autoattach(skel->progs.inflight_stacks, false);
 	if (!kfeat_has(KF_KERNEL_BTF))
 		bpf_program__set_autoload(skel->progs.inflight_stacks, false);
+	/* the threads off-CPU as tracing begins (seed_sleepers): the
+	 * sleepable walk where it can read their user stacks, else the
+	 * other (their user stacks then said missing) */
+	seed_targets = env.c.pids.n || env.c.tids.n;
+	skel->rodata->seed_targets = seed_targets;
+	map_resize_opt(skel->maps.asleep, seed_targets ? 1 : env.s.max_entries,
+		       "--max-entries", env.s.max_entries);
+	seed_user = kfeat_has(KF_KERNEL_BTF) && kfeat_has(KF_TASK_STACK) &&
+		    kfeat_has(KF_COPY_FROM_USER_TASK);
+	bpf_program__set_autoattach(skel->progs.seed_sleepers_user, false);
+	bpf_program__set_autoattach(skel->progs.seed_sleepers, false);
+	bpf_program__set_autoload(skel->progs.seed_sleepers_user, seed_user);
+	bpf_program__set_autoload(skel->progs.seed_sleepers, !seed_user &&
+				  kfeat_has(KF_KERNEL_BTF) && kfeat_has(KF_TASK_STACK));
 	return 0;
 }
 
@@ -553,22 +690,16 @@ int offcputime_setup(struct lifecycle *lc)
 				     on_dwarf_event, &tool.dctx);
 }
 
-/* The intervals still open at the end, by a walk over every task
- * (inflight_stacks): the kernel stacks deferred to a switch-in that did
- * not come, taken, their frames then read; and those of threads that came
- * back unreported, ended */
-static int inflight_walk(struct lifecycle *lc)
+/* Runs the task iterator prog once, to its end (0: not loaded) */
+static int run_iter(struct bpf_program *prog)
 {
-	struct offcputime_bpf *skel = lc->skel;
 	struct bpf_link *link;
 	char buf[64];
 	int fd, err = 0;
 
-	if (!bpf_program__autoload(skel->progs.inflight_stacks))
-		return 0;	/* no kernel BTF: raw_tp, no deferred stacks */
-	link = bpf_program__attach_iter(skel->progs.inflight_stacks, NULL);
+	link = bpf_program__attach_iter(prog, NULL);
 	if (!link)
-		return kstack_at_switch_out ? 0 : -errno;
+		return -errno;
 	fd = bpf_iter_create(bpf_link__fd(link));
 	if (fd < 0)
 		err = -errno;
@@ -578,8 +709,42 @@ static int inflight_walk(struct lifecycle *lc)
 		close(fd);
 	}
 	bpf_link__destroy(link);
-	ring_buffer__consume(lc->rb);
 	return err;
+}
+
+/* Attached: the threads off-CPU now, since before the window */
+int offcputime_started(struct lifecycle *lc)
+{
+	struct offcputime_bpf *skel = lc->skel;
+	struct bpf_program *p = seed_user ? skel->progs.seed_sleepers_user
+					  : skel->progs.seed_sleepers;
+	int err;
+
+	if (!bpf_program__autoload(p))
+		return 0;	/* no task iterator here: said at the end */
+	err = run_iter(p);
+	if (err)
+		msg_warn("finding the threads already off-CPU failed: %s", strerror(-err));
+	else
+		seed_ran = true;
+	return 0;
+}
+
+/* The intervals still open at the end, by a walk over every task
+ * (inflight_stacks): the kernel stacks deferred to a switch-in that did
+ * not come, taken, their frames then read; and those of threads that came
+ * back unreported, ended */
+static int inflight_walk(struct lifecycle *lc)
+{
+	struct offcputime_bpf *skel = lc->skel;
+	int err;
+
+	if (!bpf_program__autoload(skel->progs.inflight_stacks))
+		return 0;	/* no kernel BTF: raw_tp, no deferred stacks */
+	err = run_iter(skel->progs.inflight_stacks);
+	ring_buffer__consume(lc->rb);
+	/* stacks taken at switch-out: no deferred stack to take */
+	return kstack_at_switch_out ? 0 : err;
 }
 
 int offcputime_collect(struct lifecycle *lc)
@@ -591,7 +756,10 @@ int offcputime_collect(struct lifecycle *lc)
 		return err;
 	tool.c.unreported = skel->bss->switch_ins_unreported;
 	collect_counts(tool.counts, &tool.c);
-	return collect_in_flight(bpf_map__fd(skel->maps.start), &tool.c, run_end_ns);
+	err = collect_in_flight(bpf_map__fd(skel->maps.start), &tool.c, run_end_ns);
+	if (!seed_targets)	/* counted by the walk at the end, not listed */
+		tool.c.whole_window = skel->bss->whole_window_sleepers;
+	return err;
 }
 
 void offcputime_report(struct lifecycle *lc)
@@ -601,20 +769,58 @@ void offcputime_report(struct lifecycle *lc)
 		print_verdict(&tool.c, lc->end);
 }
 
+/* The threads off-CPU from before the window to its end: how many, and
+ * what of them could not be had */
+static void whole_window_say(const struct offcputime_bpf *skel)
+{
+	size_t n = tool.c.whole_window;
+
+	if (!seed_ran) {
+		msg_warn("threads off-CPU for the whole window are not %s: this kernel lacks "
+			 "task iterators with bpf_get_task_stack() (Linux 5.9, with its own BTF)",
+			 seed_targets ? "listed" : "counted");
+		return;
+	}
+	if (!seed_targets) {
+		if (n)
+			msg_warn("%zu threads were off-CPU for the whole window (not listed "
+				 "system-wide: -p or -t lists them)", n);
+		if (skel->bss->sleepers_unchecked)
+			msg_warn("%llu threads off-CPU at the start were not followed (raise "
+				 "--max-entries): the count above may be short",
+				 (unsigned long long)skel->bss->sleepers_unchecked);
+		return;
+	}
+	if (n)
+		msg_warn("%zu threads were off-CPU for the whole window (since before "
+			 "tracing began): listed with the window as their time", n);
+	if (n && !seed_user && !env.kernel_only)
+		msg_warn("their user stacks are not shown: reading another thread's user "
+			 "stack needs bpf_copy_from_user_task() (Linux 5.18)");
+	else if (skel->bss->sleepers_no_ustack)
+		msg_warn("%llu threads off-CPU as tracing began had no readable user stack "
+			 "(their saved registers or frames could not be read): shown as "
+			 "[user stack lost]", (unsigned long long)skel->bss->sleepers_no_ustack);
+}
+
 int offcputime_finish(struct lifecycle *lc)
 {
 	stacksym_report(tool.sym);
 	stackstore_report(lc->stacks);
 	if (dw)
 		dwunw_report(dw);
-	if (tool.c.still_blocked)
+	if (tool.c.still_blocked > tool.c.whole_window || (!seed_targets && tool.c.still_blocked))
 		msg_warn("%zu threads were still off-CPU at the end; counted up "
-			 "to the stop time", tool.c.still_blocked);
+			 "to the stop time", tool.c.still_blocked -
+			 (seed_targets ? tool.c.whole_window : 0));
+	whole_window_say(lc->skel);
 	if (tool.c.unreported)
-		msg_warn("%llu switch-ins were not reported by the kernel: those "
-			 "intervals end where the scheduler stamped the thread's arrival "
-			 "(their kernel stacks, if deferred to switch-in, are lost)",
-			 (unsigned long long)tool.c.unreported);
+		msg_warn("%llu waits ended with no sched_switch event for the thread's "
+			 "return to a CPU (the kernel leaves some out): each is timed up to "
+			 "when the scheduler recorded that return%s",
+			 (unsigned long long)tool.c.unreported,
+			 kstack_at_switch_out ? "" : "; their kernel stacks could not be "
+			 "taken (shown as [kernel stack lost])");
 	return lifecycle_check_exit(lc, tool.c.n);
 }
 
