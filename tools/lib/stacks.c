@@ -43,6 +43,7 @@ struct name_key {
 struct name_val {
 	const char *name;
 	const struct stack_module *mod;
+	uint64_t file_addr;	/* 0: not known */
 	const char **inl;	/* --inline: the functions inlined at it, outermost first */
 	uint32_t ninl;
 	bool noinl;		/* --inline: no DWARF to tell */
@@ -55,6 +56,8 @@ struct stacksym {
 	struct hashmap *names;	/* struct name_key -> struct name_val */
 	struct hashmap *strs;	/* the interned names: their keys */
 	struct hashmap *mods;	/* the interned mappings: their keys */
+	struct hashmap *locs;	/* the interned frame_loc arrays: their keys */
+	struct hashmap *modonly;	/* the interned names that name a module only */
 	const char *unknown;	/* "[unknown]", interned */
 	struct stacksym_stats st;
 	uint64_t capture_until;	/* while capturing during tracing: its deadline */
@@ -174,6 +177,8 @@ static struct stacksym *stacksym_make(bool code_info, bool inlined, bool no_para
 	s->names = hashmap_new(sizeof(struct name_key), sizeof(struct name_val));
 	s->strs = hashmap_new(0, 0);
 	s->mods = hashmap_new(sizeof(struct stack_module), 1);
+	s->locs = hashmap_new(0, 0);
+	s->modonly = hashmap_new(sizeof(const char *), 1);
 	s->unknown = intern(s, "[unknown]");
 	blaze_symbolizer_set_interrupt(s->sym, sym_interrupt, s);
 	blaze_symbolizer_set_notify(s->sym, sym_notice, s);
@@ -201,6 +206,8 @@ void stacksym_free(struct stacksym *s)
 	vec_free(&s->inl_arrays);
 	hashmap_free(s->strs);
 	hashmap_free(s->mods);
+	hashmap_free(s->locs);
+	hashmap_free(s->modonly);
 	hashmap_free(s->names);
 	free(s);
 }
@@ -266,16 +273,38 @@ static const char *name_at(struct stacksym *s, const char *name, const blaze_sym
 	return intern(s, name);
 }
 
-/* Name of one resolved symbol; unresolved: "[module]" or "[unknown]" */
-static const char *sym_name(struct stacksym *s, const blaze_sym *b, bool kernel)
+/* Where the user address addr is in its file, as an address of the ELF
+ * file when its headers were read, else as an offset into the file; 0:
+ * not known */
+static uint64_t file_addr_of(const blaze_sym *b, uint64_t addr)
 {
+	if (b->elf_vaddr_ok)
+		return b->elf_vaddr;
+	if (b->map_end && addr >= b->map_start && addr < b->map_end)
+		return addr - b->map_start + b->map_off;
+	return 0;
+}
+
+/* Name of one resolved symbol (addr: the address looked up);
+ * unresolved: "module+0xADDR", "[module]" or "[unknown]" (stacks.h) */
+static const char *sym_name(struct stacksym *s, const blaze_sym *b, bool kernel, uint64_t addr)
+{
+	const char *name;
 	char buf[512];
+	uint64_t fa;
 
 	if (b->name && b->name[0])
 		return name_at(s, b->name, &b->code_info);
 	if (!kernel && b->module && b->module[0]) {
-		snprintf(buf, sizeof(buf), "[%s]", basename_of(b->module));
-		return intern(s, buf);
+		fa = b->map_end ? file_addr_of(b, addr) : 0;
+		if (fa)
+			snprintf(buf, sizeof(buf), "%s+%#llx", basename_of(b->module),
+				 (unsigned long long)fa);
+		else
+			snprintf(buf, sizeof(buf), "[%s]", basename_of(b->module));
+		name = intern(s, buf);
+		hashmap_get(s->modonly, &name, NULL);
+		return name;
 	}
 	return s->unknown;
 }
@@ -324,7 +353,8 @@ static int finish(struct stacksym *s, bool kernel, const char **out, struct fram
 		} else {
 			s->st.user_frames++;
 			s->st.user_unknown += unk;
-			s->st.user_module_only += !unk && out[i][0] == '[';
+			s->st.user_module_only += !unk &&
+						  hashmap_lookup(s->modonly, &out[i]) != NULL;
 		}
 	}
 	return n;
@@ -416,9 +446,11 @@ static int resolve(struct stacksym *s, uint32_t pid, uint64_t image, const __u64
 		if (r && (size_t)k < r->cnt) {
 			const blaze_sym *b = &r->syms[k];
 
-			v.name = sym_name(s, b, kernel);
+			v.name = sym_name(s, b, kernel, miss[k]);
 			if (!kernel) {
 				v.mod = sym_module(s, b);
+				if (v.mod)
+					v.file_addr = file_addr_of(b, miss[k]);
 				if (s->inlined)
 					inl_names(s, b, &v);
 			}
@@ -443,7 +475,8 @@ static int resolve(struct stacksym *s, uint32_t pid, uint64_t image, const __u64
 		uint32_t take = v->ninl <= (uint32_t)room ? v->ninl : (uint32_t)room;
 
 		if (locs)
-			locs[m] = (struct frame_loc){ .addr = addrs[i], .mod = v->mod };
+			locs[m] = (struct frame_loc){ .addr = addrs[i], .mod = v->mod,
+						      .file_addr = v->file_addr };
 		if (inl)
 			inl[m] = false;
 		out[m++] = v->name;
@@ -707,8 +740,25 @@ void stack_frames_resolve(struct stacksym *s, struct stackstore *st, const struc
 	stack_frames_resolve_at(s, st, r, f, NULL);
 }
 
+static void frames_resolve(struct stacksym *s, struct stackstore *st, const struct stack_ref *r,
+			   struct stack_frames *f, struct stack_locs *l);
+
 void stack_frames_resolve_at(struct stacksym *s, struct stackstore *st, const struct stack_ref *r,
 			     struct stack_frames *f, struct stack_locs *l)
+{
+	static struct stack_locs tmp;	/* the report is single-threaded */
+
+	if (!l)
+		l = &tmp;
+	frames_resolve(s, st, r, f, l);
+	f->uloc = NULL;
+	if (s && f->un)
+		f->uloc = hashmap_key(s->locs, hashmap_get_blob(s->locs, l->u,
+								f->un * sizeof(l->u[0]), NULL));
+}
+
+static void frames_resolve(struct stacksym *s, struct stackstore *st, const struct stack_ref *r,
+			   struct stack_frames *f, struct stack_locs *l)
 {
 	static const struct frame_loc none;
 
@@ -791,9 +841,43 @@ void stack_frames_print(FILE *f, const struct stack_frames *fr, bool sep_between
 	stack_print_frames(f, "    ", fr->u, fr->un);
 }
 
+/* "user_addrs": where the first n user frames are (stacks.h) */
+static void json_user_addrs(struct json *j, const struct stack_frames *f, int n)
+{
+	char hex[2 * STACK_BUILD_ID_MAX + 1];
+
+	if (!f->uloc)
+		return;
+	json_key(j, "user_addrs");
+	json_arr_begin(j);
+	for (int i = 0; i < n; i++) {
+		const struct frame_loc *l = &f->uloc[i];
+
+		if (!l->addr) {
+			json_null(j);
+			continue;
+		}
+		json_obj_begin(j);
+		json_kv_hex(j, "addr", l->addr);
+		if (l->mod) {
+			json_kv_str(j, "module", l->mod->path);
+			if (l->file_addr)
+				json_kv_hex(j, "file_addr", l->file_addr);
+			if (l->mod->build_id_len) {
+				for (int k = 0; k < l->mod->build_id_len; k++)
+					snprintf(hex + 2 * k, 3, "%02x", l->mod->build_id[k]);
+				json_kv_str(j, "build_id", hex);
+			}
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 void stack_frames_json_user(struct json *j, const struct stack_frames *f, int n)
 {
 	json_kv_strs(j, "user_stack", f->u, n);
+	json_user_addrs(j, f, n);
 	if (!f->inline_marks)
 		return;
 	json_key(j, "user_frames");
@@ -811,6 +895,52 @@ void stack_frames_json(struct json *j, const struct stack_frames *f)
 {
 	stack_frames_json_user(j, f, f->un);
 	json_kv_strs(j, "kernel_stack", f->k, f->kn);
+}
+
+/* ---- one entry per printed identity ---- */
+
+struct stack_merge {
+	struct hashmap *ids;	/* identity -> the index of its first entry */
+	struct sbuf b;
+};
+
+struct stack_merge *stack_merge_new(void)
+{
+	struct stack_merge *m = xcalloc(1, sizeof(*m));
+
+	m->ids = hashmap_new(0, sizeof(size_t));
+	return m;
+}
+
+void stack_merge_free(struct stack_merge *m)
+{
+	if (!m)
+		return;
+	hashmap_free(m->ids);
+	free(m->b.p);
+	free(m);
+}
+
+size_t stack_merge_find(struct stack_merge *m, const void *head, size_t head_len,
+			const struct stack_frames *f, size_t idx)
+{
+	struct sbuf *b = &m->b;
+	int counts[2] = { f->kn, f->un };
+	bool created;
+	size_t *v;
+
+	/* names are interned: equal names are equal pointers */
+	b->n = 0;
+	sb_put(b, head, head_len);
+	sb_put(b, (const char *)counts, sizeof(counts));
+	sb_put(b, (const char *)f->k, f->kn * sizeof(f->k[0]));
+	sb_put(b, (const char *)f->u, f->un * sizeof(f->u[0]));
+	if (f->inline_marks)
+		sb_put(b, (const char *)f->uinl, f->un * sizeof(f->uinl[0]));
+	v = hashmap_get_blob(m->ids, b->p, b->n, &created);
+	if (created)
+		*v = idx;
+	return *v;
 }
 
 /* ---- folded output ---- */
