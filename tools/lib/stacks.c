@@ -68,6 +68,19 @@ struct stacksym {
 	bool inlined;		/* --inline */
 	VEC(const char **) inl_arrays;	/* the name_val.inl arrays, to free */
 	int khidden;		/* kernel addresses hidden: -1 not known yet */
+	/* frame-pointer user stacks resolved per process: all, and those
+	 * of one or two frames (struct short_count) */
+	struct hashmap *shorts;
+	struct hashmap *short_seen;	/* struct short_key: counted already */
+	bool dwarf_hint;	/* suggest --dwarf for short stacks */
+};
+
+struct short_count {
+	uint64_t stacks, short_ones;
+};
+
+struct short_key {
+	uint64_t pid, ustack;
 };
 
 /* A capture made while tracing (a process announced in the poll
@@ -178,6 +191,8 @@ static struct stacksym *stacksym_make(bool code_info, bool inlined, bool no_para
 	s->strs = hashmap_new(0, 0);
 	s->mods = hashmap_new(sizeof(struct stack_module), 1);
 	s->locs = hashmap_new(0, 0);
+	s->shorts = hashmap_new(sizeof(uint32_t), sizeof(struct short_count));
+	s->short_seen = hashmap_new(sizeof(struct short_key), 1);
 	s->modonly = hashmap_new(sizeof(const char *), 1);
 	s->unknown = intern(s, "[unknown]");
 	blaze_symbolizer_set_interrupt(s->sym, sym_interrupt, s);
@@ -192,7 +207,15 @@ struct stacksym *stacksym_new(bool code_info, bool inlined)
 
 struct stacksym *stacksym_for(const struct stack_opts *o)
 {
-	return stacksym_make(o->lines, o->inlined, o->no_params);
+	struct stacksym *s = stacksym_make(o->lines, o->inlined, o->no_params);
+
+	s->dwarf_hint = !o->dwarf;
+	return s;
+}
+
+void stacksym_set_dwarf_hint(struct stacksym *s, bool on)
+{
+	s->dwarf_hint = on;
 }
 
 void stacksym_free(struct stacksym *s)
@@ -207,6 +230,8 @@ void stacksym_free(struct stacksym *s)
 	hashmap_free(s->strs);
 	hashmap_free(s->mods);
 	hashmap_free(s->locs);
+	hashmap_free(s->shorts);
+	hashmap_free(s->short_seen);
 	hashmap_free(s->modonly);
 	hashmap_free(s->names);
 	free(s);
@@ -571,9 +596,51 @@ void stacksym_json_stats(struct json *j, const struct stacksym *s)
 	json_obj_end(j);
 }
 
+struct short_say {
+	char pids[160];
+	size_t len;
+	int n;
+	uint64_t stacks, short_ones;
+};
+
+static void short_one(const void *key, void *val, void *arg)
+{
+	const struct short_count *c = val;
+	struct short_say *w = arg;
+
+	/* most of its stacks: more than half */
+	if (2 * c->short_ones <= c->stacks)
+		return;
+	w->stacks += c->stacks;
+	w->short_ones += c->short_ones;
+	if (w->n++ < 5 && w->len < sizeof(w->pids))
+		w->len += snprintf(w->pids + w->len, sizeof(w->pids) - w->len, "%s%u",
+				   w->len ? ", " : "", *(const uint32_t *)key);
+	else if (w->n == 6 && w->len < sizeof(w->pids))
+		w->len += snprintf(w->pids + w->len, sizeof(w->pids) - w->len, ", ...");
+}
+
+/* Most user stacks of a process stop after one or two frames: its code
+ * was likely built without frame pointers, said once */
+static void report_short(const struct stacksym *s)
+{
+	struct short_say w = { .len = 0 };
+
+	hashmap_each(s->shorts, short_one, &w);
+	if (!w.n)
+		return;
+	msg_warn("%llu of %llu user stacks of process%s %s stop after one or two frames: "
+		 "%s code seems to lack frame pointers%s",
+		 (unsigned long long)w.short_ones, (unsigned long long)w.stacks,
+		 w.n > 1 ? "es" : "", w.pids, w.n > 1 ? "their" : "its",
+		 s->dwarf_hint ? "; --dwarf unwinds whole stacks" : "");
+}
+
 void stacksym_report(const struct stacksym *s)
 {
 	const struct stacksym_stats *st = &s->st;
+
+	report_short(s);
 
 	if (s->inlined && st->user_no_inline_info)
 		msg_warn("--inline: %llu of %llu user frames had no inline information (no DWARF "
@@ -757,6 +824,29 @@ void stack_frames_resolve_at(struct stacksym *s, struct stackstore *st, const st
 								f->un * sizeof(l->u[0]), NULL));
 }
 
+/* A frame-pointer user stack of pid taken, of n addresses: its
+ * frames, not its names (with --inline a short stack may name more) */
+static void count_short(struct stacksym *s, uint32_t pid, __u64 ustack, const __u64 *ips, int n)
+{
+	struct short_count *c;
+	bool created;
+	int len = 0;
+
+	if (!s)
+		return;
+	while (len < n && len < STACK_FRAMES_MAX && ips[len])
+		len++;
+	if (!len)
+		return;
+	/* each stack once, however often a report resolves it */
+	hashmap_get(s->short_seen, &(struct short_key){ .pid = pid, .ustack = ustack }, &created);
+	if (!created)
+		return;
+	c = hashmap_get(s->shorts, &pid, NULL);
+	c->stacks++;
+	c->short_ones += len <= 2;
+}
+
 static void frames_resolve(struct stacksym *s, struct stackstore *st, const struct stack_ref *r,
 			   struct stack_frames *f, struct stack_locs *l)
 {
@@ -796,12 +886,14 @@ static void frames_resolve(struct stacksym *s, struct stackstore *st, const stru
 		int n;
 		const __u64 *ips = stackstore_get(st, r->ustack, &n);
 
-		if (ips)
+		if (ips) {
 			f->un = resolve(s, r->pid, r->image, ips,
 					n > STACK_FRAMES_MAX ? STACK_FRAMES_MAX : n, f->u,
 					l ? l->u : NULL, f->uinl, STACK_UFRAMES_MAX);
-		else
+			count_short(s, r->pid, r->ustack, ips, n);
+		} else {
 			f->ulost = true;
+		}
 	} else {
 		f->ulost = r->ustack != STACK_NONE;
 	}

@@ -294,8 +294,11 @@ void pfwatch_ready(struct lifecycle *lc, struct ready_line *r)
 	struct pfwatch *pf = lc->tool;
 
 	ready_tracing(r, "page faults", &env.c);
-	snprintf(r->detail, sizeof(r->detail), "%zu %s events", perfev_size(pf->ev.pev),
-		 pf->r.task_mode ? "per-thread" : "per-CPU");
+	/* two software perf events per thread or CPU: major and minor faults */
+	snprintf(r->detail, sizeof(r->detail),
+		 "counted by perf events on %zu %s%s, two each: major and minor faults",
+		 perfev_size(pf->ev.pev) / 2, pf->r.task_mode ? "thread" : "CPU",
+		 perfev_size(pf->ev.pev) / 2 == 1 ? "" : "s");
 	if (env.warmup > 0)
 		snprintf(r->after, sizeof(r->after),
 			 "faults in the first %g s are warm-up, not violations", env.warmup);
