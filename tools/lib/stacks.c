@@ -209,7 +209,6 @@ struct stacksym *stacksym_for(const struct stack_opts *o)
 {
 	struct stacksym *s = stacksym_make(o->lines, o->inlined, o->no_params);
 
-	s->dwarf_hint = !o->dwarf;
 	return s;
 }
 

@@ -95,10 +95,10 @@ void stacksym_json_stats(struct json *j, const struct stacksym *s);
 /* One line on stderr when some frames could not be named; and once,
  * when most user stacks of a process (taken with frame pointers) stop
  * after one or two frames, that its code seems to lack frame pointers,
- * and (with the dwarf hint, on by default unless --dwarf was given)
- * that --dwarf gives whole stacks */
+ * and (with the dwarf hint) that --dwarf gives whole stacks */
 void stacksym_report(const struct stacksym *s);
-/* The tool has no --dwarf to suggest (or has it on): no such hint */
+/* A tool that has --dwarf, not given: the note suggests it (off by
+ * default: not every stack tool has --dwarf) */
 void stacksym_set_dwarf_hint(struct stacksym *s, bool on);
 
 /* Folded stacks: lines gathered, merged by identical text, printed sorted */

@@ -223,6 +223,7 @@ int pfwatch_setup(struct lifecycle *lc)
 	pf->counts = agg_add(lc->agg, skel->maps.counts_a, skel->maps.counts_b, pf_val_combine);
 
 	pf->r.sym = stacksym_for(&env.s);
+	stacksym_set_dwarf_hint(pf->r.sym, !env.s.dwarf);
 	pf->r.vmas = vmas_new();
 	targets_init(&pf->targets, &env.c);
 	if (env.s.dwarf)

@@ -747,6 +747,7 @@ int wakers_setup(struct lifecycle *lc)
 			       latency_combine);
 	/* the targets' own threads are the likeliest wakers */
 	tool.sym = stacksym_for(&env.s);
+	stacksym_set_dwarf_hint(tool.sym, !env.s.dwarf);
 	stacksym_want_kernel(tool.sym);
 	stacksym_cache_targets(tool.sym, &env.c);
 	if (env.s.dwarf) {
