@@ -221,7 +221,15 @@ typedef struct blaze_sym {
 	 * address (no debug info, none found, or not for this code): whether
 	 * functions are inlined at it is not known */
 	bool inlined_unknown;
-	uint8_t reserved[14];
+	/* shim extension: elf_vaddr_ok when the address's place in its
+	 * file is known (the file's program headers were read, found or
+	 * not): elf_vaddr is that place as an address of the ELF file
+	 * (its p_vaddr convention: what addr2line -e, objdump and nm
+	 * take; equal to the file offset in most shared objects and PIE
+	 * executables, 0x400000 more in classic executables) */
+	bool elf_vaddr_ok;
+	uint8_t reserved[5];
+	uint64_t elf_vaddr;
 } blaze_sym;
 
 typedef struct blaze_syms {

@@ -94,6 +94,8 @@ struct bzs_res {
 	struct bzs_inl *inl;	/* inlined_fns: the functions inlined at it */
 	size_t ninl;
 	bool no_inl;		/* inlined_fns: no DWARF to tell */
+	bool vaddr_ok;		/* vaddr is the address's place in its ELF file */
+	uint64_t vaddr;
 };
 /* The blaze_syms of the n results t, in one allocation with copies of
  * their strings (a string pointed to by several results is copied once);

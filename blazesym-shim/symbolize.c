@@ -153,12 +153,17 @@ static void sym_file(blaze_symbolizer *s, struct bzs_vma *v, uint64_t addr, stru
 		return;
 	}
 	tab = &f->elf.syms;
-	if (!tab->cnt) {
-		t->reason = BLAZE_SYMBOLIZE_REASON_MISSING_SYMS;
+	/* where the address is in the file, symbols or not: a stripped
+	 * file's frames are named by it */
+	if (!bzs_elf_off_to_vaddr(&f->elf, addr - v->start + v->off, &vaddr)) {
+		t->reason = tab->cnt ? BLAZE_SYMBOLIZE_REASON_INVALID_FILE_OFFSET
+				     : BLAZE_SYMBOLIZE_REASON_MISSING_SYMS;
 		return;
 	}
-	if (!bzs_elf_off_to_vaddr(&f->elf, addr - v->start + v->off, &vaddr)) {
-		t->reason = BLAZE_SYMBOLIZE_REASON_INVALID_FILE_OFFSET;
+	t->vaddr_ok = true;
+	t->vaddr = vaddr;
+	if (!tab->cnt) {
+		t->reason = BLAZE_SYMBOLIZE_REASON_MISSING_SYMS;
 		return;
 	}
 	i = bzs_symtab_lookup(tab, vaddr);

@@ -211,6 +211,8 @@ blaze_syms *bzs_build_syms(const struct bzs_res *t, size_t n)
 		if (t[i].src)
 			code_info_put(&s->code_info, &pos, t[i].src, t[i].line, t[i].col);
 		s->inlined_unknown = t[i].no_inl;
+		s->elf_vaddr_ok = t[i].vaddr_ok;
+		s->elf_vaddr = t[i].vaddr;
 		if (t[i].ninl) {
 			s->inlined = fns;
 			s->inlined_cnt = t[i].ninl;

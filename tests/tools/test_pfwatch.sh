@@ -218,3 +218,73 @@ check_eq "--max-entries 64, 300 stacks over 3 s: each with its 2 faults" "$(path
 check_eq "--max-entries 64: aggregation_map_full 0" "$(json_get "$T/j15" "d['losses']['aggregation_map_full']")" 0
 check_eq "--max-entries 64: the totals count them" "$(json_get "$T/j15" "d['totals']['faults'] >= 600")" True
 check_nogrep "--max-entries 64: no map said full" 'map full' "$T/e15"
+
+# 16. One entry per printed identity (issue 27: on redis, "29910 faults
+#     from 4850 stacks", entries that read the same): twosite touches 150
+#     pages from each of two call sites in ts_caller(), two stacks that
+#     differ only in a return address and print the same.  Every output
+#     has one entry of 300 faults.
+start_wl_held twosite pf 150
+run_held "$T/p16" "$T/e16" "$PF" -p "$WL_PID" -d 20
+check_eq "two call sites, plain: one entry under ts_touch" \
+	"$(grep -c '^    ts_touch$' "$T/p16")" 1
+check_grep "two call sites, plain: with the 300 faults" '^        300 faults \(0 major, 300 minor\) in user mode$' "$T/p16"
+check_grep "two call sites, plain: the headline counts printed entries, and says the stacks seen" \
+	'^Page faults: 300 faults \(0 major, 300 minor\) from 1 stack as printed \(2 stacks seen, merged where they print the same\):$' "$T/p16"
+start_wl_held twosite pf 150
+run_held "$T/j16" "$T/e16j" "$PF" -p "$WL_PID" -d 20 -j
+check_eq "two call sites, JSON: one entry of 300 under ts_touch" \
+	"$(json_get "$T/j16" "[e['count'] for e in d['faults'] if e['user_stack'][-1:] == ['ts_touch']]")" "[300]"
+check_eq "two call sites, JSON: totals say 1 entry of 2 stacks seen" \
+	"$(json_get "$T/j16" "(d['totals']['stacks'], d['totals']['stacks_seen'])")" "(1, 2)"
+check_eq "two call sites, JSON: no two entries print the same" \
+	"$(json_get "$T/j16" "len(d['faults']) == len(set((e['tid'], e['mode'], tuple(e['user_stack']), tuple(e['kernel_stack'])) for e in d['faults']))")" True
+start_wl_held twosite pf 150
+run_held "$T/f16" "$T/e16f" "$PF" -p "$WL_PID" -d 20 -f
+check_eq "two call sites, folded: one line, of 300" "$(grep ';ts_touch ' "$T/f16")" \
+	"twosite;__libc_start_call_main;main;ts_caller;ts_touch 300"
+if command -v go >/dev/null; then
+	start_wl_held twosite pf 150
+	run_held "$T/o16" "$T/e16p" "$PF" -p "$WL_PID" -d 20 --pprof "$T/p16.pb.gz"
+	HOME=$T GOCACHE=$T/gocache go tool pprof -symbolize=none -raw "$T/p16.pb.gz" >"$T/p16.raw" 2>&1
+	check_eq "two call sites, pprof: one sample of 300" \
+		"$(awk '/^Samples:/ { s = 1; next } /^Locations/ { s = 0 } s && /^ +[0-9]+: [0-9 ]+$/ { print $1 }' "$T/p16.raw" | tr -d ':' | sort | tr '\n' ' ')" "300 "
+fi
+
+# 17. Stripped binaries (issue 27: "[redis-check-rdb]", no offset): a
+#     stripped copy of twosite prints its frames as FILE+0xADDR, ADDR an
+#     address of the ELF file that `addr2line -e` on the unstripped file
+#     names; JSON has the address, the file address and the build id.
+cp "$WL/twosite" "$T/ts_stripped" && strip "$T/ts_stripped"
+start_cmd env WL_GO="$T/go17" "$T/ts_stripped" pf 150
+WL_GOFILE=$T/go17
+run_held "$T/j17" "$T/e17" "$PF" -p "$WL_PID" -d 20 -j
+check_eq "stripped: its frames read ts_stripped+0xADDR" \
+	"$(json_get "$T/j17" "sorted(set(f.startswith('ts_stripped+0x') and len(f) > 14 and all(c in '0123456789abcdef' for c in f[14:]) for e in d['faults'] for f in e['user_stack'] if 'ts_stripped' in f))")" "[True]"
+leaf=$(json_get "$T/j17" "[e['user_stack'][-1] for e in d['faults'] if e['count'] == 150][0]")
+caller=$(json_get "$T/j17" "sorted(set(e['user_stack'][-2] for e in d['faults'] if e['count'] == 150))")
+check_eq "stripped: addr2line -i on the unstripped file names the leaf ts_touch" \
+	"$(addr2line -f -i -e "$WL/twosite" "${leaf#ts_stripped+}" | grep -c '^ts_touch$')" 1
+check_eq "stripped: and the two call sites in ts_caller, two entries of 150" \
+	"$(for a in $(json_get "$T/j17" "' '.join(sorted(set(e['user_stack'][-2].split('+')[1] for e in d['faults'] if e['count'] == 150)))"); do addr2line -f -e "$WL/twosite" "$a" | head -1; done | sort | uniq -c | tr -s ' ')" " 2 ts_caller"
+check_eq "stripped JSON: each frame's address, file address (as named) and build id" \
+	"$(json_get "$T/j17" "sorted(set((a['module'] == '$T/ts_stripped', f == 'ts_stripped+' + a['file_addr'], a['build_id'], a['addr'].startswith('0x')) for e in d['faults'] for f, a in zip(e['user_stack'], e['user_addrs']) if 'ts_stripped' in f))")" \
+	"[(True, True, '$(readelf -n "$T/ts_stripped" | sed -n 's/.*Build ID: //p')', True)]"
+check_grep "stripped: the frames named by module only are counted on stderr" 'named by module only' "$T/e17"
+
+# 18. Stacks cut short without frame pointers: nofp_faulter's faults in
+#     memset have one or two user frames: said once, with --dwarf; not
+#     said with --dwarf, nor for a binary with frame pointers
+start_wl_held nofp_faulter 100
+run_held "$T/f18" "$T/e18" "$PF" -p "$WL_PID" -f -d 20
+check_eq "short stacks: said once, with --dwarf" \
+	"$(grep -c "user stacks of process $WL_PID stop after one or two frames: its code seems to lack frame pointers; --dwarf unwinds whole stacks" "$T/e18")" 1
+start_wl_held nofp_faulter 100
+run_held "$T/f18d" "$T/e18d" "$PF" --dwarf -p "$WL_PID" -f -d 20
+check_nogrep "short stacks: not said with --dwarf" 'lack frame pointers' "$T/e18d"
+check_nogrep "short stacks: not said for twosite (frame pointers)" 'lack frame pointers' "$T/e16"
+
+# 19. The ready line says what the perf events are (issue 27: "(10
+#     per-thread events)" for a 5-thread process)
+check_grep "ready line: perf events on 1 thread, two each: major and minor faults" \
+	"tracing page faults of pid [0-9]+ for 20 s \(counted by perf events on 1 thread, two each: major and minor faults\)" "$T/e16"

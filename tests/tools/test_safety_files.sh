@@ -78,35 +78,35 @@ stripped offcpu_blocker
 start_cmd "$D/offcpu_blocker" 1000 50 0
 V=$WL_PID
 timed 15 "$T/o" "$T/e" "$BIN/offcputime" -p "$V" -d 2 -f
-check_run "debuglink FIFO: offcputime -p finishes -d 2 and reports" 7 '^ocpu_blocker;.*;\[offcpu_blocker\];'
+check_run "debuglink FIFO: offcputime -p finishes -d 2 and reports" 7 '^ocpu_blocker;.*;offcpu_blocker\+0x[0-9a-f]+;'
 check_grep "debuglink FIFO: offcputime says the debug file is skipped" \
 	'debug file .*offcpu_blocker\.debug.* skipped: not a regular file' "$T/e"
 timed 15 "$T/o" "$T/e" "$BIN/offcputime" -d 2 -f
-check_run "debuglink FIFO: offcputime system-wide finishes -d 2 and reports" 7 '^ocpu_blocker;.*;\[offcpu_blocker\];'
+check_run "debuglink FIFO: offcputime system-wide finishes -d 2 and reports" 7 '^ocpu_blocker;.*;offcpu_blocker\+0x[0-9a-f]+;'
 # --dwarf: libdw looks for the debug file too (for .debug_frame)
 timed 15 "$T/o" "$T/e" "$BIN/offcputime" --dwarf -p "$V" -d 2 -f
-check_run "debuglink FIFO: offcputime --dwarf -p finishes -d 2 and reports" 7 '^ocpu_blocker;.*;\[offcpu_blocker\];'
+check_run "debuglink FIFO: offcputime --dwarf -p finishes -d 2 and reports" 7 '^ocpu_blocker;.*;offcpu_blocker\+0x[0-9a-f]+;'
 
 stripped wakers_target
 start_cmd "$D/wakers_target" futex 100000000
 timed 15 "$T/o" "$T/e" "$BIN/wakers" -p "$WL_PID" -d 2 -f
-check_run "debuglink FIFO: wakers -p finishes -d 2 and reports" 7 '\[wakers_target\]'
+check_run "debuglink FIFO: wakers -p finishes -d 2 and reports" 7 '(^|;| )wakers_target\+0x[0-9a-f]+'
 kill "$WL_PID" 2>/dev/null
 
 stripped pf_toucher
 start_cmd "$D/pf_toucher" 200000 500
 timed 15 "$T/o" "$T/e" "$BIN/pfwatch" -p "$WL_PID" -d 2 -f
-check_run "debuglink FIFO: pfwatch -p finishes -d 2 and reports" 7 '\[pf_toucher\]'
+check_run "debuglink FIFO: pfwatch -p finishes -d 2 and reports" 7 '(^|;| )pf_toucher\+0x[0-9a-f]+'
 kill "$WL_PID" 2>/dev/null
 
 stripped syswatch_calls
 start_cmd "$D/syswatch_calls" 0 0 0 100000 5
 timed 15 "$T/o" "$T/e" "$BIN/syswatch" --slower-than 2 -p "$WL_PID" -d 2
-check_run "debuglink FIFO: syswatch --slower-than -p finishes -d 2 and prints stacks" 7 '\[syswatch_calls\]'
+check_run "debuglink FIFO: syswatch --slower-than -p finishes -d 2 and prints stacks" 7 '(^|;| )syswatch_calls\+0x[0-9a-f]+'
 kill "$WL_PID" 2>/dev/null
 start_cmd "$D/syswatch_calls" 0 0 0 100000 5
 timed 15 "$T/o" "$T/e" "$BIN/syswatch" --slower-than 2 -d 2
-check_run "debuglink FIFO: syswatch --slower-than system-wide finishes -d 2" 7 '\[syswatch_calls\]'
+check_run "debuglink FIFO: syswatch --slower-than system-wide finishes -d 2" 7 '(^|;| )syswatch_calls\+0x[0-9a-f]+'
 kill "$WL_PID" "$V" 2>/dev/null
 
 # ---- 2. a perf map that is a symlink to a file whose read blocks

@@ -99,6 +99,10 @@ check_eq "--per-thread: main's clock_nanosleep on main" \
 check_eq "--per-thread: the spinner has no entry" \
 	"$(json_get "$T/j3" "len([s for s in d['per_thread'] if s['tid'] == $SPINNER])")" 0
 check_eq "--per-thread: the per-syscall sums are there too" "$(sc "$T/j3" getppid count)" "$N"
+# (issue 27, one entry per printed identity: rows are keyed by what they
+# print, the syscall, and with --per-thread the thread: none twice)
+check_eq "--per-thread: no two rows print the same" \
+	"$(json_get "$T/j3" "(len(d['per_thread']) == len(set((s['tid'], s['pid'], s['comm'], s['name']) for s in d['per_thread'])), len(d['syscalls']) == len(set(s['name'] for s in d['syscalls'])))")" "(True, True)"
 
 # 4. --syscall keeps only the named syscalls
 sw_start "$F" 0 20

@@ -274,3 +274,32 @@ check_eq "hidden switch-ins: latencies known plus latencies lost are the wakeups
 	"$(json_get "$T/j16" "d['latency']['count'] + d['losses']['interval_end_unseen'] == d['totals']['wakeups']")" True
 check "hidden switch-ins: about half the latencies are lost, counted" \
 	test "$(json_get "$T/j16" "d['losses']['interval_end_unseen']")" -ge 80
+
+# 17. The headline's wakeups and the latency histogram's count differ
+#     only by the wakeups without a latency, and the report says how
+#     many (issue 27: 44,708 against 44,719 without a word); no run of
+#     empty rows in the histogram (issue 27: a 0 ns row, then 13 empty).
+wk_start futex 200
+run_released "$T/p17" "$T/e17" 'tracing wakeups' wk_go_all \
+	env SUITE_TEST_HIDE_SWITCH_IN=2 "$WK" -t "$WK_TID" -d 30
+wait_wl
+p17_total=$(sed -n 's/^\([0-9]*\) wakeups and .*/\1/p' "$T/p17")
+p17_count=$(sed -n 's/^    count \([0-9]*\) .*/\1/p' "$T/p17")
+p17_other=$(sed -n 's/.*, of [0-9]* wakeups: the other \([0-9]*\) have none.*/\1/p' "$T/p17")
+check_eq "latency: the headline counts the workload's wakeups" "$p17_total" "$(wk_woken)"
+check_eq "latency: the histogram's count plus those said to have none are the wakeups" \
+	"$((p17_count + ${p17_other:-0}))" "$p17_total"
+check "latency: some wakeups have none, said" test "${p17_other:-0}" -ge 1
+check_eq "latency: no two empty histogram rows in a row" \
+	"$(awk '/^ +[0-9.]+[num]?s \.\. / { z = ($4 == 0); if (z && pz) n++; pz = z } END { print n + 0 }' "$T/p17")" 0
+
+# 18. One entry per printed identity: twosite wakes its target N times
+#     from each of two call sites in ts_caller() (two stacks that differ
+#     only in a return address, printed the same): one entry of 2N.
+wk_launch "$WL/twosite" wake 100
+wk_trace "$T/j18" "$T/e18" -t "$WK_TID" -j -d 30
+check_eq "two call sites: the workload woke its target 200 times" "$(wk_woken)" 200
+check_eq "two call sites: one entry under ts_poke, with all 200 wakeups" \
+	"$(json_get "$T/j18" "[w['count'] for w in d['wakeups'] if 'ts_poke' in w['user_stack']]")" "[200]"
+check_eq "two call sites: no two entries print the same" \
+	"$(json_get "$T/j18" "len(d['wakeups']) == len(set((w['waker']['comm'], w['waker']['tid'], w['target']['tid'], tuple(w['user_stack']), tuple(w['kernel_stack'])) for w in d['wakeups']))")" True

@@ -20,6 +20,20 @@ static int slot_covers(uint64_t v)
 	return s < HIST_SLOTS && hist_slot_low(s) <= v && v <= hist_slot_high(s);
 }
 
+static void print_hist(FILE *f, void *h)
+{
+	hist_print(f, h, "");
+}
+
+static int lines_of(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
 int main(void)
 {
 	struct hist *h = calloc(1, sizeof(*h));
@@ -101,5 +115,27 @@ int main(void)
 	hist_add_local(h, 0);
 	CHECK_U64(hist_min(h), 0, "a zero is a minimum too");
 	free(h);
+
+	/* issue 27: a 0 ns row, then 13 empty rows, then 8-16us: the empty
+	 * run is one row of 0 over its whole range */
+	{
+		struct hist *g = calloc(1, sizeof(*g));
+		char *out;
+
+		hist_add_local(g, 0);
+		for (int i = 0; i < 9; i++)
+			hist_add_local(g, 9000);
+		out = unit_capture(print_hist, g);
+		CHECK(out && lines_of(out) == 4, "0 ns, one row for the empty run, 8-16us, "
+		      "the summary: 4 lines");
+		CHECK(out && strstr(out, "      1ns .. 8.2us              0 |"),
+		      "the empty run is one row from 1ns to 8.2us (8191 ns)");
+		CHECK(out && strstr(out, "    8.2us .. 16.4us             9 |"),
+		      "the 9 samples at 9us");
+		if (out)
+			printf("%s", out);
+		free(out);
+		free(g);
+	}
 	return unit_exit();
 }

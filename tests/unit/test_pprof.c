@@ -204,10 +204,10 @@ int main(void)
 	out_init();
 	p = pprof_new(types, 2);
 	pprof_times(p, 1700000000123456789LL, 2500000000LL);
-	/* root first: main -> [libfoo.so] (not named) -> read; kernel:
-	 * entry -> schedule */
+	/* root first: main -> libfoo.so+0x2345 (not named: stacks.h) ->
+	 * read; kernel: entry -> schedule */
 	f->u[0] = "main", l->u[0] = (struct frame_loc){ 0x401000, NULL };
-	f->u[1] = "[libfoo.so]", l->u[1] = (struct frame_loc){ 0x7f0000002345, &lib };
+	f->u[1] = "libfoo.so+0x2345", l->u[1] = (struct frame_loc){ 0x7f0000002345, &lib, 0x2345 };
 	f->u[2] = "read", l->u[2] = (struct frame_loc){ 0x7f0000003000, &lib };
 	f->un = 3;
 	f->k[0] = "entry_SYSCALL_64", l->k[0] = (struct frame_loc){ 0xffffffff81000100, NULL };

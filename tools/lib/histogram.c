@@ -102,10 +102,13 @@ void hist_print(FILE *f, const struct hist *h, const char *indent)
 		return;
 	}
 	for (int r = first; r <= last; r++) {
-		__u64 l = r ? 1ULL << (r - 1) : 0;
-		__u64 u = r ? (r == 64 ? ~0ULL : (1ULL << r) - 1) : 0;
+		int end = r;	/* a run of empty rows: one row for all */
+		__u64 l = r ? 1ULL << (r - 1) : 0, u;
 		int bar = (int)(rows[r] * 40 / peak);
 
+		while (!rows[r] && end + 1 <= last && !rows[end + 1])
+			end++;
+		u = end ? (end == 64 ? ~0ULL : (1ULL << end) - 1) : 0;
 		fmt_ns(lo, sizeof(lo), l);
 		fmt_ns(hi, sizeof(hi), u);
 		fprintf(f, "%s%9s .. %-9s %10llu |", indent, lo, hi,
@@ -113,6 +116,7 @@ void hist_print(FILE *f, const struct hist *h, const char *indent)
 		for (int k = 0; k < 40; k++)
 			fputc(k < bar ? '*' : ' ', f);
 		fputs("|\n", f);
+		r = end;
 	}
 	fmt_ns(a, sizeof(a), h->count ? h->sum / h->count : 0);
 	fmt_ns(b, sizeof(b), hist_percentile(h, 0.50));

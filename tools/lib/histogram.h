@@ -15,7 +15,8 @@ void hist_merge(struct hist *dst, const struct hist *src);
  * estimated at the middle of its slot, within [minimum, maximum]. */
 __u64 hist_percentile(const struct hist *h, double p);
 /* A bar chart of the non-empty range, one row per power of two (the
- * sub-buckets summed), then count/avg/p50/p99/p99.9/max.
+ * sub-buckets summed; a run of empty rows inside it is one row of 0
+ * over the run's whole range), then count/avg/p50/p99/p99.9/max.
  * unit is the unit of the values ("ns"); values are shown scaled to
  * readable units. */
 void hist_print(FILE *f, const struct hist *h, const char *indent);

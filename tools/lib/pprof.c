@@ -229,11 +229,21 @@ static uint64_t map_id(struct pprof *p, const struct stack_module *mod)
 	return *id;
 }
 
-/* A name the symbolizer gives what it could not name: "[unknown]" or
- * "[MODULE]" (stacks.h) */
-static bool unnamed(const char *name)
+/* A name the symbolizer gives what it could not name at fl: "[unknown]",
+ * "[MODULE]" or "MODULE+0xADDR" (stacks.h) */
+static bool unnamed(const char *name, const struct frame_loc *fl)
 {
-	return name[0] == '[';
+	char buf[512];
+	const char *base;
+
+	if (name[0] == '[')
+		return true;
+	if (!fl->mod || !fl->file_addr)
+		return false;
+	base = strrchr(fl->mod->path, '/');
+	snprintf(buf, sizeof(buf), "%s+%#llx", base ? base + 1 : fl->mod->path,
+		 (unsigned long long)fl->file_addr);
+	return !strcmp(buf, name);
 }
 
 static uint64_t loc_id(struct pprof *p, const char *name, const struct frame_loc *fl, bool kernel)
@@ -247,7 +257,7 @@ static uint64_t loc_id(struct pprof *p, const char *name, const struct frame_loc
 		k.map = map_id(p, kernel ? NULL : fl->mod);
 	/* a frame not named, in a mapping the consumer can read: address
 	 * and mapping only, for it to name */
-	if (!known_map || !unnamed(name))
+	if (!known_map || !unnamed(name, fl))
 		k.func = func_id(p, name);
 	id = hashmap_get(p->locs, &k, &created);
 	if (created) {
@@ -280,7 +290,8 @@ void pprof_add(struct pprof *p, const struct stack_frames *f, const struct stack
 	for (int i = f->kn - 1; i >= 0; i--)
 		ids[n++] = loc_id(p, f->k[i], l ? &l->k[i] : &none, true);
 	for (int i = f->un - 1; i >= 0; i--)
-		ids[n++] = loc_id(p, f->u[i], l ? &l->u[i] : &none, false);
+		ids[n++] = loc_id(p, f->u[i], l ? &l->u[i] : f->uloc ? &f->uloc[i] : &none,
+				  false);
 	for (int i = 0; i < p->ntypes; i++)
 		vals[i] = (uint64_t)values[i];
 	pb_packed(s, SAMPLE_LOCATION_ID, ids, n, lb);

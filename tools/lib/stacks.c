@@ -43,6 +43,7 @@ struct name_key {
 struct name_val {
 	const char *name;
 	const struct stack_module *mod;
+	uint64_t file_addr;	/* 0: not known */
 	const char **inl;	/* --inline: the functions inlined at it, outermost first */
 	uint32_t ninl;
 	bool noinl;		/* --inline: no DWARF to tell */
@@ -55,6 +56,8 @@ struct stacksym {
 	struct hashmap *names;	/* struct name_key -> struct name_val */
 	struct hashmap *strs;	/* the interned names: their keys */
 	struct hashmap *mods;	/* the interned mappings: their keys */
+	struct hashmap *locs;	/* the interned frame_loc arrays: their keys */
+	struct hashmap *modonly;	/* the interned names that name a module only */
 	const char *unknown;	/* "[unknown]", interned */
 	struct stacksym_stats st;
 	uint64_t capture_until;	/* while capturing during tracing: its deadline */
@@ -65,6 +68,19 @@ struct stacksym {
 	bool inlined;		/* --inline */
 	VEC(const char **) inl_arrays;	/* the name_val.inl arrays, to free */
 	int khidden;		/* kernel addresses hidden: -1 not known yet */
+	/* frame-pointer user stacks resolved per process: all, and those
+	 * of one or two frames (struct short_count) */
+	struct hashmap *shorts;
+	struct hashmap *short_seen;	/* struct short_key: counted already */
+	bool dwarf_hint;	/* suggest --dwarf for short stacks */
+};
+
+struct short_count {
+	uint64_t stacks, short_ones;
+};
+
+struct short_key {
+	uint64_t pid, ustack;
 };
 
 /* A capture made while tracing (a process announced in the poll
@@ -174,6 +190,10 @@ static struct stacksym *stacksym_make(bool code_info, bool inlined, bool no_para
 	s->names = hashmap_new(sizeof(struct name_key), sizeof(struct name_val));
 	s->strs = hashmap_new(0, 0);
 	s->mods = hashmap_new(sizeof(struct stack_module), 1);
+	s->locs = hashmap_new(0, 0);
+	s->shorts = hashmap_new(sizeof(uint32_t), sizeof(struct short_count));
+	s->short_seen = hashmap_new(sizeof(struct short_key), 1);
+	s->modonly = hashmap_new(sizeof(const char *), 1);
 	s->unknown = intern(s, "[unknown]");
 	blaze_symbolizer_set_interrupt(s->sym, sym_interrupt, s);
 	blaze_symbolizer_set_notify(s->sym, sym_notice, s);
@@ -187,7 +207,14 @@ struct stacksym *stacksym_new(bool code_info, bool inlined)
 
 struct stacksym *stacksym_for(const struct stack_opts *o)
 {
-	return stacksym_make(o->lines, o->inlined, o->no_params);
+	struct stacksym *s = stacksym_make(o->lines, o->inlined, o->no_params);
+
+	return s;
+}
+
+void stacksym_set_dwarf_hint(struct stacksym *s, bool on)
+{
+	s->dwarf_hint = on;
 }
 
 void stacksym_free(struct stacksym *s)
@@ -201,6 +228,10 @@ void stacksym_free(struct stacksym *s)
 	vec_free(&s->inl_arrays);
 	hashmap_free(s->strs);
 	hashmap_free(s->mods);
+	hashmap_free(s->locs);
+	hashmap_free(s->shorts);
+	hashmap_free(s->short_seen);
+	hashmap_free(s->modonly);
 	hashmap_free(s->names);
 	free(s);
 }
@@ -266,16 +297,38 @@ static const char *name_at(struct stacksym *s, const char *name, const blaze_sym
 	return intern(s, name);
 }
 
-/* Name of one resolved symbol; unresolved: "[module]" or "[unknown]" */
-static const char *sym_name(struct stacksym *s, const blaze_sym *b, bool kernel)
+/* Where the user address addr is in its file, as an address of the ELF
+ * file when its headers were read, else as an offset into the file; 0:
+ * not known */
+static uint64_t file_addr_of(const blaze_sym *b, uint64_t addr)
 {
+	if (b->elf_vaddr_ok)
+		return b->elf_vaddr;
+	if (b->map_end && addr >= b->map_start && addr < b->map_end)
+		return addr - b->map_start + b->map_off;
+	return 0;
+}
+
+/* Name of one resolved symbol (addr: the address looked up);
+ * unresolved: "module+0xADDR", "[module]" or "[unknown]" (stacks.h) */
+static const char *sym_name(struct stacksym *s, const blaze_sym *b, bool kernel, uint64_t addr)
+{
+	const char *name;
 	char buf[512];
+	uint64_t fa;
 
 	if (b->name && b->name[0])
 		return name_at(s, b->name, &b->code_info);
 	if (!kernel && b->module && b->module[0]) {
-		snprintf(buf, sizeof(buf), "[%s]", basename_of(b->module));
-		return intern(s, buf);
+		fa = b->map_end ? file_addr_of(b, addr) : 0;
+		if (fa)
+			snprintf(buf, sizeof(buf), "%s+%#llx", basename_of(b->module),
+				 (unsigned long long)fa);
+		else
+			snprintf(buf, sizeof(buf), "[%s]", basename_of(b->module));
+		name = intern(s, buf);
+		hashmap_get(s->modonly, &name, NULL);
+		return name;
 	}
 	return s->unknown;
 }
@@ -324,7 +377,8 @@ static int finish(struct stacksym *s, bool kernel, const char **out, struct fram
 		} else {
 			s->st.user_frames++;
 			s->st.user_unknown += unk;
-			s->st.user_module_only += !unk && out[i][0] == '[';
+			s->st.user_module_only += !unk &&
+						  hashmap_lookup(s->modonly, &out[i]) != NULL;
 		}
 	}
 	return n;
@@ -416,9 +470,11 @@ static int resolve(struct stacksym *s, uint32_t pid, uint64_t image, const __u64
 		if (r && (size_t)k < r->cnt) {
 			const blaze_sym *b = &r->syms[k];
 
-			v.name = sym_name(s, b, kernel);
+			v.name = sym_name(s, b, kernel, miss[k]);
 			if (!kernel) {
 				v.mod = sym_module(s, b);
+				if (v.mod)
+					v.file_addr = file_addr_of(b, miss[k]);
 				if (s->inlined)
 					inl_names(s, b, &v);
 			}
@@ -443,7 +499,8 @@ static int resolve(struct stacksym *s, uint32_t pid, uint64_t image, const __u64
 		uint32_t take = v->ninl <= (uint32_t)room ? v->ninl : (uint32_t)room;
 
 		if (locs)
-			locs[m] = (struct frame_loc){ .addr = addrs[i], .mod = v->mod };
+			locs[m] = (struct frame_loc){ .addr = addrs[i], .mod = v->mod,
+						      .file_addr = v->file_addr };
 		if (inl)
 			inl[m] = false;
 		out[m++] = v->name;
@@ -538,9 +595,51 @@ void stacksym_json_stats(struct json *j, const struct stacksym *s)
 	json_obj_end(j);
 }
 
+struct short_say {
+	char pids[160];
+	size_t len;
+	int n;
+	uint64_t stacks, short_ones;
+};
+
+static void short_one(const void *key, void *val, void *arg)
+{
+	const struct short_count *c = val;
+	struct short_say *w = arg;
+
+	/* most of its stacks: more than half */
+	if (2 * c->short_ones <= c->stacks)
+		return;
+	w->stacks += c->stacks;
+	w->short_ones += c->short_ones;
+	if (w->n++ < 5 && w->len < sizeof(w->pids))
+		w->len += snprintf(w->pids + w->len, sizeof(w->pids) - w->len, "%s%u",
+				   w->len ? ", " : "", *(const uint32_t *)key);
+	else if (w->n == 6 && w->len < sizeof(w->pids))
+		w->len += snprintf(w->pids + w->len, sizeof(w->pids) - w->len, ", ...");
+}
+
+/* Most user stacks of a process stop after one or two frames: its code
+ * was likely built without frame pointers, said once */
+static void report_short(const struct stacksym *s)
+{
+	struct short_say w = { .len = 0 };
+
+	hashmap_each(s->shorts, short_one, &w);
+	if (!w.n)
+		return;
+	msg_warn("%llu of %llu user stacks of process%s %s stop after one or two frames: "
+		 "%s code seems to lack frame pointers%s",
+		 (unsigned long long)w.short_ones, (unsigned long long)w.stacks,
+		 w.n > 1 ? "es" : "", w.pids, w.n > 1 ? "their" : "its",
+		 s->dwarf_hint ? "; --dwarf unwinds whole stacks" : "");
+}
+
 void stacksym_report(const struct stacksym *s)
 {
 	const struct stacksym_stats *st = &s->st;
+
+	report_short(s);
 
 	if (s->inlined && st->user_no_inline_info)
 		msg_warn("--inline: %llu of %llu user frames had no inline information (no DWARF "
@@ -707,8 +806,48 @@ void stack_frames_resolve(struct stacksym *s, struct stackstore *st, const struc
 	stack_frames_resolve_at(s, st, r, f, NULL);
 }
 
+static void frames_resolve(struct stacksym *s, struct stackstore *st, const struct stack_ref *r,
+			   struct stack_frames *f, struct stack_locs *l);
+
 void stack_frames_resolve_at(struct stacksym *s, struct stackstore *st, const struct stack_ref *r,
 			     struct stack_frames *f, struct stack_locs *l)
+{
+	static struct stack_locs tmp;	/* the report is single-threaded */
+
+	if (!l)
+		l = &tmp;
+	frames_resolve(s, st, r, f, l);
+	f->uloc = NULL;
+	if (s && f->un)
+		f->uloc = hashmap_key(s->locs, hashmap_get_blob(s->locs, l->u,
+								f->un * sizeof(l->u[0]), NULL));
+}
+
+/* A frame-pointer user stack of pid taken, of n addresses: its
+ * frames, not its names (with --inline a short stack may name more) */
+static void count_short(struct stacksym *s, uint32_t pid, __u64 ustack, const __u64 *ips, int n)
+{
+	struct short_count *c;
+	bool created;
+	int len = 0;
+
+	if (!s)
+		return;
+	while (len < n && len < STACK_FRAMES_MAX && ips[len])
+		len++;
+	if (!len)
+		return;
+	/* each stack once, however often a report resolves it */
+	hashmap_get(s->short_seen, &(struct short_key){ .pid = pid, .ustack = ustack }, &created);
+	if (!created)
+		return;
+	c = hashmap_get(s->shorts, &pid, NULL);
+	c->stacks++;
+	c->short_ones += len <= 2;
+}
+
+static void frames_resolve(struct stacksym *s, struct stackstore *st, const struct stack_ref *r,
+			   struct stack_frames *f, struct stack_locs *l)
 {
 	static const struct frame_loc none;
 
@@ -746,12 +885,14 @@ void stack_frames_resolve_at(struct stacksym *s, struct stackstore *st, const st
 		int n;
 		const __u64 *ips = stackstore_get(st, r->ustack, &n);
 
-		if (ips)
+		if (ips) {
 			f->un = resolve(s, r->pid, r->image, ips,
 					n > STACK_FRAMES_MAX ? STACK_FRAMES_MAX : n, f->u,
 					l ? l->u : NULL, f->uinl, STACK_UFRAMES_MAX);
-		else
+			count_short(s, r->pid, r->ustack, ips, n);
+		} else {
 			f->ulost = true;
+		}
 	} else {
 		f->ulost = r->ustack != STACK_NONE;
 	}
@@ -791,9 +932,43 @@ void stack_frames_print(FILE *f, const struct stack_frames *fr, bool sep_between
 	stack_print_frames(f, "    ", fr->u, fr->un);
 }
 
+/* "user_addrs": where the first n user frames are (stacks.h) */
+static void json_user_addrs(struct json *j, const struct stack_frames *f, int n)
+{
+	char hex[2 * STACK_BUILD_ID_MAX + 1];
+
+	if (!f->uloc)
+		return;
+	json_key(j, "user_addrs");
+	json_arr_begin(j);
+	for (int i = 0; i < n; i++) {
+		const struct frame_loc *l = &f->uloc[i];
+
+		if (!l->addr) {
+			json_null(j);
+			continue;
+		}
+		json_obj_begin(j);
+		json_kv_hex(j, "addr", l->addr);
+		if (l->mod) {
+			json_kv_str(j, "module", l->mod->path);
+			if (l->file_addr)
+				json_kv_hex(j, "file_addr", l->file_addr);
+			if (l->mod->build_id_len) {
+				for (int k = 0; k < l->mod->build_id_len; k++)
+					snprintf(hex + 2 * k, 3, "%02x", l->mod->build_id[k]);
+				json_kv_str(j, "build_id", hex);
+			}
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 void stack_frames_json_user(struct json *j, const struct stack_frames *f, int n)
 {
 	json_kv_strs(j, "user_stack", f->u, n);
+	json_user_addrs(j, f, n);
 	if (!f->inline_marks)
 		return;
 	json_key(j, "user_frames");
@@ -811,6 +986,52 @@ void stack_frames_json(struct json *j, const struct stack_frames *f)
 {
 	stack_frames_json_user(j, f, f->un);
 	json_kv_strs(j, "kernel_stack", f->k, f->kn);
+}
+
+/* ---- one entry per printed identity ---- */
+
+struct stack_merge {
+	struct hashmap *ids;	/* identity -> the index of its first entry */
+	struct sbuf b;
+};
+
+struct stack_merge *stack_merge_new(void)
+{
+	struct stack_merge *m = xcalloc(1, sizeof(*m));
+
+	m->ids = hashmap_new(0, sizeof(size_t));
+	return m;
+}
+
+void stack_merge_free(struct stack_merge *m)
+{
+	if (!m)
+		return;
+	hashmap_free(m->ids);
+	free(m->b.p);
+	free(m);
+}
+
+size_t stack_merge_find(struct stack_merge *m, const void *head, size_t head_len,
+			const struct stack_frames *f, size_t idx)
+{
+	struct sbuf *b = &m->b;
+	int counts[2] = { f->kn, f->un };
+	bool created;
+	size_t *v;
+
+	/* names are interned: equal names are equal pointers */
+	b->n = 0;
+	sb_put(b, head, head_len);
+	sb_put(b, (const char *)counts, sizeof(counts));
+	sb_put(b, (const char *)f->k, f->kn * sizeof(f->k[0]));
+	sb_put(b, (const char *)f->u, f->un * sizeof(f->u[0]));
+	if (f->inline_marks)
+		sb_put(b, (const char *)f->uinl, f->un * sizeof(f->uinl[0]));
+	v = hashmap_get_blob(m->ids, b->p, b->n, &created);
+	if (created)
+		*v = idx;
+	return *v;
 }
 
 /* ---- folded output ---- */

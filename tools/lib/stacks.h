@@ -53,7 +53,11 @@ void stacksym_cache_targets(struct stacksym *s, const struct common_opts *o);
  * is the struct stacksym: captures each announced process */
 int stacksym_on_announce(void *ctx, void *data, size_t size);
 /* ips: leaf first, zero-terminated or n long.  out: root first.
- * Unresolved frames are "[MODULE]" (basename) or "[unknown]". */
+ * Unresolved frames are "MODULE+0xADDR" (the file's basename, and the
+ * address looked up as an address of that ELF file: `addr2line -e FILE
+ * 0xADDR` names it with the file's debug info; the offset into the file
+ * when its headers could not be read), "[MODULE]" (no place in the file
+ * known: the vDSO, a file that cannot be opened) or "[unknown]". */
 int stacksym_user(struct stacksym *s, uint32_t pid, const __u64 *ips, int n,
 		  const char **out);
 /* The same for addresses taken in one image of PID (0: the latest) */
@@ -88,8 +92,14 @@ void stacksym_stats(const struct stacksym *s, struct stacksym_stats *st);
  * by the caller) */
 struct json;
 void stacksym_json_stats(struct json *j, const struct stacksym *s);
-/* One line on stderr when some frames could not be named */
+/* One line on stderr when some frames could not be named; and once,
+ * when most user stacks of a process (taken with frame pointers) stop
+ * after one or two frames, that its code seems to lack frame pointers,
+ * and (with the dwarf hint) that --dwarf gives whole stacks */
 void stacksym_report(const struct stacksym *s);
+/* A tool that has --dwarf, not given: the note suggests it (off by
+ * default: not every stack tool has --dwarf) */
+void stacksym_set_dwarf_hint(struct stacksym *s, bool on);
 
 /* Folded stacks: lines gathered, merged by identical text, printed sorted */
 struct folded;
@@ -124,6 +134,9 @@ struct stack_frames {
 	 * function (inline_marks: the stacksym was made with --inline) */
 	bool inline_marks;
 	bool uinl[STACK_UFRAMES_MAX + 2];
+	/* where the user frames are (u[i] at uloc[i]), interned by the
+	 * stacksym (lives as long as it); NULL when un is 0 */
+	const struct frame_loc *uloc;
 };
 
 /* Where one record's stacks are: ids of the stack engine (bpf/stackeng.h)
@@ -164,6 +177,9 @@ struct stack_module {
 struct frame_loc {
 	uint64_t addr;
 	const struct stack_module *mod;
+	/* where addr is in mod's file, as an address of that ELF file (its
+	 * p_vaddr convention: `addr2line -e FILE` takes it); 0: not known */
+	uint64_t file_addr;
 };
 /* Parallel to a stack_frames: u[i] is where f->u[i] is, k[i] f->k[i] */
 struct stack_locs {
@@ -183,11 +199,29 @@ void stack_frames_resolve_at(struct stacksym *s, struct stackstore *st, const st
  * equal names are equal pointers); 0 when identical */
 int stack_frames_cmp(const struct stack_frames *a, const struct stack_frames *b);
 
+/* One entry per printed identity: entries whose stacks differ only in
+ * addresses that name the same (two return addresses in one function,
+ * without --lines) print the same and are one entry to the reader.  A
+ * stack_merge finds, for an entry's identity (head: the bytes of what
+ * else it prints as its key, comm and ids; then its frames as printed),
+ * the first entry that had it. */
+struct stack_merge;
+struct stack_merge *stack_merge_new(void);
+void stack_merge_free(struct stack_merge *m);
+/* The index of the first entry given with this identity; idx (this
+ * entry's) when it is the first */
+size_t stack_merge_find(struct stack_merge *m, const void *head, size_t head_len,
+			const struct stack_frames *f, size_t idx);
+
 /* Plain: the kernel frames, "--", the user frames, each leaf first and
  * indented by four spaces.  The "--" line stands before any user frames,
  * or with sep_between only between kernel and user frames. */
 void stack_frames_print(FILE *f, const struct stack_frames *fr, bool sep_between);
-/* JSON: "user_stack": [...], "kernel_stack": [...] (root first), and
+/* JSON: "user_stack": [...], "kernel_stack": [...] (root first),
+ * "user_addrs": [...], where each user frame is (null for a marker):
+ * {"addr": "0x..", "module": path, "file_addr": "0x..", "build_id":
+ * "hex"} (addr: the address looked up, a return address less one;
+ * file_addr as in the names above; the last two when known), and
  * with --inline "user_frames": [{"name": ..., "inlined": bool}, ...],
  * the user frames again, each marked.
  * Folded: folded_add() with f->u, f->un, f->k, f->kn. */

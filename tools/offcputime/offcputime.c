@@ -682,6 +682,7 @@ int offcputime_setup(struct lifecycle *lc)
 			       !bpf_program__autoload(skel->progs.sched_switch_btf);
 	tool.counts = agg_add(lc->agg, skel->maps.counts_a, skel->maps.counts_b, NULL);
 	tool.sym = stacksym_for(&env.s);
+	stacksym_set_dwarf_hint(tool.sym, !env.s.dwarf);
 	stacksym_want_kernel(tool.sym);
 	stacksym_cache_targets(tool.sym, &env.c);
 	if (env.s.dwarf)

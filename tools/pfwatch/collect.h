@@ -25,7 +25,9 @@ struct collected {
 	size_t n, cap;
 	/* totals: [0] after warm-up, [1] warm-up */
 	__u64 major[2], minor[2];
-	size_t stacks[2];
+	/* entries: as printed (those that print the same merged), and
+	 * the stacks seen before that merge */
+	size_t stacks[2], stacks_seen[2];
 	/* --dwarf only: the unwinder and the faults counted by key
 	 * (key.ustack: STACK_ID_MIN + the unwound stack's id, or STACK_LOST) */
 	struct dwunw *dw;

@@ -223,6 +223,7 @@ int pfwatch_setup(struct lifecycle *lc)
 	pf->counts = agg_add(lc->agg, skel->maps.counts_a, skel->maps.counts_b, pf_val_combine);
 
 	pf->r.sym = stacksym_for(&env.s);
+	stacksym_set_dwarf_hint(pf->r.sym, !env.s.dwarf);
 	pf->r.vmas = vmas_new();
 	targets_init(&pf->targets, &env.c);
 	if (env.s.dwarf)
@@ -294,8 +295,11 @@ void pfwatch_ready(struct lifecycle *lc, struct ready_line *r)
 	struct pfwatch *pf = lc->tool;
 
 	ready_tracing(r, "page faults", &env.c);
-	snprintf(r->detail, sizeof(r->detail), "%zu %s events", perfev_size(pf->ev.pev),
-		 pf->r.task_mode ? "per-thread" : "per-CPU");
+	/* two software perf events per thread or CPU: major and minor faults */
+	snprintf(r->detail, sizeof(r->detail),
+		 "counted by perf events on %zu %s%s, two each: major and minor faults",
+		 perfev_size(pf->ev.pev) / 2, pf->r.task_mode ? "thread" : "CPU",
+		 perfev_size(pf->ev.pev) / 2 == 1 ? "" : "s");
 	if (env.warmup > 0)
 		snprintf(r->after, sizeof(r->after),
 			 "faults in the first %g s are warm-up, not violations", env.warmup);

@@ -199,6 +199,12 @@ static void json_head(struct json *j, const struct report_in *r)
 	json_kv_u64(j, "warmup_faults", r->c->major[1] + r->c->minor[1]);
 	json_kv_u64(j, "warmup_major", r->c->major[1]);
 	json_kv_u64(j, "warmup_minor", r->c->minor[1]);
+	/* entries as printed, and the stacks seen before merging those
+	 * that print the same */
+	json_kv_u64(j, "stacks", r->c->stacks[0]);
+	json_kv_u64(j, "stacks_seen", r->c->stacks_seen[0]);
+	json_kv_u64(j, "warmup_stacks", r->c->stacks[1]);
+	json_kv_u64(j, "warmup_stacks_seen", r->c->stacks_seen[1]);
 	json_obj_end(j);
 }
 
@@ -230,7 +236,11 @@ static void plain_totals(const struct report_in *r)
 	       "After warm-up" : "Page faults",
 	       (unsigned long long)(c->major[0] + c->minor[0]),
 	       (unsigned long long)c->major[0], (unsigned long long)c->minor[0]);
-	if (c->stacks[0])
+	if (c->stacks[0] && c->stacks[0] != c->stacks_seen[0])
+		printf(" from %zu stack%s as printed (%zu stacks seen, merged where they "
+		       "print the same):\n\n", c->stacks[0], c->stacks[0] == 1 ? "" : "s",
+		       c->stacks_seen[0]);
+	else if (c->stacks[0])
 		printf(" from %zu stack%s:\n\n", c->stacks[0], c->stacks[0] == 1 ? "" : "s");
 	else
 		printf("\n\n");
@@ -270,6 +280,51 @@ static void name_late_mappings(struct vmas *v, const struct collected *c)
 	id_list_free(&done);
 }
 
+/* What an entry prints as its key besides its frames */
+struct entry_head {
+	__u32 tgid, tid;
+	__u8 warmup, kernel_mode;
+	char comm[TASK_COMM_LEN];
+};
+
+/* One entry per printed identity (stacks.h): the entries whose frames
+ * print the same, of one thread, mode and phase, are merged into the
+ * first (counts added, address range widened), for every output */
+static void merge_printed(const struct report_in *r)
+{
+	struct collected *c = r->c;
+	struct stack_merge *m = stack_merge_new();
+	struct stack_frames *f = xcalloc(1, sizeof(*f));
+	size_t n = 0;
+
+	c->stacks_seen[0] = c->stacks[0];
+	c->stacks_seen[1] = c->stacks[1];
+	c->stacks[0] = c->stacks[1] = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		struct entry *e = &c->e[i];
+		struct entry_head h;
+		size_t first;
+
+		memset(&h, 0, sizeof(h));
+		h.tgid = e->key.tgid;
+		h.tid = e->key.tid;
+		h.warmup = e->key.warmup;
+		h.kernel_mode = e->key.kernel_mode;
+		memcpy(h.comm, e->val.comm, sizeof(h.comm));
+		resolve(r->sym, r->stacks, c->dw, &e->key, e->dwarf, f, NULL);
+		first = stack_merge_find(m, &h, sizeof(h), f, n);
+		if (first < n) {
+			pf_val_combine(&c->e[first].val, &e->val);
+			continue;
+		}
+		c->e[n++] = *e;
+		c->stacks[e->key.warmup ? 1 : 0]++;
+	}
+	c->n = n;
+	free(f);
+	stack_merge_free(m);
+}
+
 /* --pprof: the faults after the warm-up (the violations, as -f has
  * them), faults/count, by thread and stacks */
 static void pprof_faults(const struct report_in *r)
@@ -303,8 +358,9 @@ void report_faults(const struct report_in *r)
 	bool in_warmup = false;
 	struct json j;
 
-	collected_sort(c);
 	name_late_mappings(r->vmas, c);
+	merge_printed(r);
+	collected_sort(c);
 	if (r->pprof)
 		pprof_faults(r);
 	/* --pprof -: stdout is the profile's alone */

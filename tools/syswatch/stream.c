@@ -26,6 +26,7 @@ int slow_calls_start(struct slow_calls *s, const struct common_opts *o,
 {
 	s->keep = o->json;
 	s->sym = stacksym_for(so);
+	stacksym_set_dwarf_hint(s->sym, !so->dwarf);
 	stacksym_cache_targets(s->sym, o);
 	s->wall_offset = realtime_ns() - now_ns();
 	s->stacks = stacks;

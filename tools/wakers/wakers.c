@@ -360,7 +360,9 @@ static int ident_cmp(const void *a, const void *b)
 	struct wakers_key kx = x->key, ky = y->key;
 	int r;
 
+	/* what is printed: not the stack ids, nor the image of the waker */
 	kx.kstack = kx.ustack = ky.kstack = ky.ustack = 0;
+	kx.waker_exec_id = ky.waker_exec_id = 0;
 	r = memcmp(&kx, &ky, sizeof(kx));
 	return r ? r : stack_frames_cmp(&x->f->s, &y->f->s);
 }
@@ -518,6 +520,9 @@ static void json_tail(struct json *j, const struct collected *c, struct stacksym
 	json_obj_begin(j);
 	json_kv_u64(j, "wakeups", c->wakeups);
 	json_kv_u64(j, "signals", c->signals);
+	/* wakeups without a latency (latency.count is the others) */
+	json_kv_u64(j, "wakeups_without_latency",
+		    c->wakeups > c->latency.count ? c->wakeups - c->latency.count : 0);
 	json_obj_end(j);
 	json_key(j, "latency");
 	hist_json(j, &c->latency);
@@ -647,8 +652,20 @@ static void report(struct wakers_bpf *skel, struct stackstore *st, struct stacks
 		printf("%llu wakeups and %llu signals of the traced threads.\n",
 		       (unsigned long long)c->wakeups, (unsigned long long)c->signals);
 		if (c->latency.count) {
-			printf("Wakeup latency (from the wakeup until the woken thread ran):\n");
+			printf("Wakeup latency (from the wakeup until the woken thread ran)");
+			if (c->latency.count < c->wakeups)
+				printf(", of %llu wakeups: the other %llu have none (their thread "
+				       "had not run when tracing stopped, or it ran unseen: "
+				       "see the losses on stderr)",
+				       (unsigned long long)c->latency.count,
+				       (unsigned long long)(c->wakeups - c->latency.count));
+			printf(":\n");
 			hist_print(stdout, &c->latency, "    ");
+			if (c->latency.slots[0])
+				printf("    (0ns: %llu wakeup%s of a thread that had not left its "
+				       "CPU yet: no wait)\n",
+				       (unsigned long long)c->latency.slots[0],
+				       c->latency.slots[0] == 1 ? "" : "s");
 		}
 	}
 	if (verbose)
@@ -730,6 +747,7 @@ int wakers_setup(struct lifecycle *lc)
 			       latency_combine);
 	/* the targets' own threads are the likeliest wakers */
 	tool.sym = stacksym_for(&env.s);
+	stacksym_set_dwarf_hint(tool.sym, !env.s.dwarf);
 	stacksym_want_kernel(tool.sym);
 	stacksym_cache_targets(tool.sym, &env.c);
 	if (env.s.dwarf) {
