@@ -174,7 +174,7 @@ static void fmt_ns(uint64_t ns, char *buf, size_t size)
 {
 	if (ns < 10000)
 		snprintf(buf, size, "%llu ns", (unsigned long long)ns);
-	else if (ns < 10000000)
+	else if (ns < 1000000)
 		snprintf(buf, size, "%.1f us", ns / 1e3);
 	else
 		snprintf(buf, size, "%.1f ms", ns / 1e6);
