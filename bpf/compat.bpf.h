@@ -21,6 +21,9 @@ const volatile bool kf_task_storage = true;
 const volatile bool kf_task_pt_regs = true;
 /* bpf_get_attach_cookie() in perf_event programs (5.15) */
 const volatile bool kf_attach_cookie = true;
+/* the per-CPU steal_time and bpf_per_cpu_ptr() (5.10; x86 KVM guest
+ * kernels): bpf/steal.bpf.h */
+const volatile bool kf_steal_time = true;
 
 /* task_struct before 5.14 named its state "state" */
 struct task_struct___pre514 {

@@ -20,6 +20,7 @@
 #include "tp.bpf.h"
 #include "compat.bpf.h"
 #include "irqctx.bpf.h"
+#include "steal.bpf.h"
 
 #define PF_KTHREAD	0x00200000
 
@@ -87,6 +88,7 @@ static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
 
 	if (!e)
 		return 0;
+	steal_tick(e->cpu, e->ts);
 	e->kind = preempt;
 	e->id = task_state(false, prev);
 	e->pid = BPF_CORE_READ(next, pid);
@@ -173,6 +175,8 @@ static __always_inline struct span_start *span_begin(__u32 slot)
 		return NULL;
 	s->ts = bpf_ktime_get_ns();
 	s->cpu = cpu;
+	/* the tick, each interrupt: the hypervisor's share since the last */
+	steal_tick(cpu, s->ts);
 	s->addr = 0;
 	s->id = 0;
 	s->name[0] = 0;
@@ -389,5 +393,9 @@ static __always_inline int handle_tick_stop(int success, int dep)
 }
 
 TP_PROGRAMS(tick_stop, handle_tick_stop(TP_ARG(0, int), TP_ARG(1, int)))
+
+/* ---- stolen time at the window's ends (tools/lib/steal.c) ---- */
+
+STEAL_SNAP_PROGRAM()
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

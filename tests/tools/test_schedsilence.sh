@@ -119,6 +119,34 @@ check_eq "the timeline starts in the window" \
 check_grep "timeline entries carry a wall clock" '"wall":"20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z"' "$T/j4"
 check_eq "the rest is counted, not kept" "$(json_get "$T/j4" "d['timeline_not_kept'] > 0")" True
 
+# 2b. One unit per duration column, chosen from the column's largest
+#     value: the header names it, the values are bare numbers, and the
+#     largest of each column is between 10 and 10000 of it (ns: below 10000)
+units_check() {	# FILE
+	awk '
+	/^CPU +KIND +NAME/ { intable = 1; split($0, h, " "); ut = h[6]; um = h[7]; next }
+	intable && /^$/ { intable = 0 }
+	intable {
+		sub(/  \(running at the (end|start)\)$/, "")
+		t = $(NF - 3); m = $(NF - 2)
+		if (t !~ /^[0-9]+(\.[0-9]+)?$/ || m !~ /^[0-9]+(\.[0-9]+)?$/) { print "not a number: " $0; bad = 1 }
+		if (t + 0 > mt) mt = t + 0
+		if (m + 0 > mm) mm = m + 0
+		rows++
+	}
+	function fits(u, v) {
+		if (u == "TOTAL(ns)" || u == "MAX(ns)") return v < 10000
+		if (u ~ /\((s)\)$/) return v >= 10
+		return v >= 10 && v < 10000
+	}
+	END {
+		if (!rows || ut !~ /^TOTAL\((ns|us|ms|s)\)$/ || um !~ /^MAX\((ns|us|ms|s)\)$/) { print "header: " ut " " um; exit 1 }
+		if (!fits(ut, mt) || !fits(um, mm)) { print "unit not from the largest: " ut " " mt ", " um " " mm; exit 1 }
+		exit bad
+	}' "$1"
+}
+check "plain: TOTAL and MAX each in one unit, from the column's largest" units_check "$T/p2"
+
 # 5. The raw_tp fallback gives the same answer
 export SUITE_FORCE_RAW_TP=1
 run_ss "$T/j5" "$T/e5" -C $CPU -d 4 --allow-comm ss_spinner -j -v
@@ -140,6 +168,77 @@ check_eq "flood: exit 1" "$rc" 1
 check_grep "flood: the lost events are said on stderr" 'events lost: ring buffer full; raise --ringbuf-kb' "$T/e5b"
 check_ge "flood: and counted in the JSON" "$(json_get "$T/j5b" "d['losses']['ringbuf_full']")" 1
 check_eq "flood: the JSON still parses and is not silent" "$(json_get "$T/j5b" "d['silent']")" False
+
+# 5c. Stolen time, a row of its own per watched CPU, checked against
+#     /proc/stat's steal column over the same window (same CPU): to its
+#     resolution, two ticks (CONFIG_HZ) and two USER_HZ units.  A host
+#     that never wrote kvm_steal_time (version 0) is "not reported", never
+#     "0 ns"; and a CPU whose /proc/stat steal ever moved is reported.
+config_hz() {
+	{ zcat /proc/config.gz 2>/dev/null || cat "/boot/config-$(uname -r)" 2>/dev/null; } |
+		sed -n 's/^CONFIG_HZ=//p' | head -1
+}
+HZ=$(config_hz); HZ=${HZ:-100}
+USER_HZ=$(getconf CLK_TCK)
+TOL=$((2 * 1000000000 / HZ + 2 * 1000000000 / USER_HZ))
+proc_steal() {	# CPU: /proc/stat's steal column, USER_HZ units
+	awk -v c="cpu$1" '$1 == c { print $9 }' /proc/stat
+}
+WATCH="0,$CPU"
+[ "$CPU" = 0 ] && WATCH=0
+s0_0=$(proc_steal 0); s0_c=$(proc_steal $CPU)
+"$SS" -C "$WATCH" -d 2 -j >"$T/j5c" 2>"$T/e5c"; rc=$?
+s1_0=$(proc_steal 0); s1_c=$(proc_steal $CPU)
+check_eq "steal: exit 1 (not silent)" "$rc" 1
+check_eq "steal: one entry per watched CPU" \
+	"$(json_get "$T/j5c" "sorted((v['cpu'], v['steal']['status'] in ('reported', 'not_reported', 'unavailable')) for v in d['verdicts'])")" \
+	"$(python3 -c "print(sorted((int(c), True) for c in '$WATCH'.split(',')))")"
+for c in $(echo "$WATCH" | tr ',' ' '); do
+	if [ "$c" = 0 ]; then b0=$s0_0; b1=$s1_0; else b0=$s0_c; b1=$s1_c; fi
+	st=$(json_get "$T/j5c" "[v['steal']['status'] for v in d['verdicts'] if v['cpu']==$c][0]")
+	pd=$(json_get "$T/j5c" "[v['steal'].get('proc_stat_steal_ns', -1) for v in d['verdicts'] if v['cpu']==$c][0]")
+	check "steal cpu $c: the tool's /proc/stat delta ($pd ns) within the test's (+$((b1 - b0)) ticks)" \
+		awk -v p="$pd" -v t=$(( (b1 - b0) * (1000000000 / USER_HZ) )) 'BEGIN { exit !(p >= 0 && p <= t) }'
+	if [ "$b1" -gt 0 ]; then
+		check_eq "steal cpu $c: /proc/stat has counted steal ($b1 ticks since boot): reported" "$st" reported
+	fi
+	case $st in
+	reported)
+		sn=$(json_get "$T/j5c" "[v['steal']['stolen_ns'] for v in d['verdicts'] if v['cpu']==$c][0]")
+		check "steal cpu $c: $sn ns stolen agrees with /proc/stat's $pd ns (+-$TOL: HZ=$HZ, USER_HZ=$USER_HZ)" \
+			awk -v a="$sn" -v b="$pd" -v t=$TOL 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'
+		;;
+	not_reported)
+		check_eq "steal cpu $c: not reported, and /proc/stat's steal never moved" "$b1" 0
+		check_eq "steal cpu $c: not reported is said so, not as 0 ns" \
+			"$(json_get "$T/j5c" "[v['steal']['text'] for v in d['verdicts'] if v['cpu']==$c][0]")" \
+			"the hypervisor does not report steal time on this machine (kvm_steal_time never written): time it took is not known"
+		;;
+	*)
+		check "steal cpu $c: status '$st' on a kernel whose BTF has steal_time" \
+			sh -c "! bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null | grep -q \"VAR 'steal_time'\""
+		;;
+	esac
+done
+"$SS" -C "$CPU" -d 1 >"$T/p5c" 2>/dev/null
+st=$(json_get "$T/j5c" "[v['steal']['status'] for v in d['verdicts'] if v['cpu']==$CPU][0]")
+check_grep "plain: the stolen-time section" "^Stolen time \\(the hypervisor's" "$T/p5c"
+case $st in
+reported)
+	check_grep "plain: its line" "^  cpu $CPU: stolen by the hypervisor: " "$T/p5c"
+	check_grep "plain: and its row" "^$CPU +steal +\\(hypervisor\\) " "$T/p5c" ;;
+not_reported)
+	check_grep "plain: its line says not reported" \
+		"^  cpu $CPU: the hypervisor does not report steal time on this machine .*; /proc/stat steal \\+0 ms\$" "$T/p5c"
+	check_nogrep "plain: and no row of 0 ns" "^$CPU +steal " "$T/p5c" ;;
+esac
+# where the kernel has none to read (here: turned off), the tool loads,
+# runs and says so
+SUITE_KFEAT_OFF=steal_time "$SS" -C "$CPU" -d 1 -j >"$T/j5d" 2>"$T/e5d"; rc=$?
+check_eq "steal off: exit 1 as before" "$rc" 1
+check_eq "steal off: unavailable" \
+	"$(json_get "$T/j5d" "[v['steal']['status'] for v in d['verdicts']]")" "['unavailable']"
+check_grep "steal off: said why" '"text":"steal time: not available on this kernel \(turned off' "$T/j5d"
 
 # 6. Bad input: exit 2, naming the culprit
 check_bad_inputs "$SS" "" "-d 1" "-C 999" "-C ''" "-C 1-0" "-C abc" "-C 1 -d 0" "-C 1 -d x" \

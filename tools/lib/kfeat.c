@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "kfeat.h"
 #include "msg.h"
+#include "steal.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -47,6 +48,9 @@ static const struct {
 	[KF_INHERIT_THREAD] = { "inherit_thread", "perf events inherited by threads only",
 				"5.13", NULL },
 	[KF_PREEMPT_RT] = { "preempt_rt", "PREEMPT_RT", "-", NULL },
+	[KF_STEAL_TIME] = { "steal_time", "the per-CPU variables steal_time and runqueues in "
+			    "the kernel's BTF (x86 KVM guest kernels), cfs_rq.rq", "5.10",
+			    "kf_steal_time" },
 };
 
 static signed char known[KF_COUNT];	/* 0: not probed; 1 has; -1 lacks */
@@ -180,6 +184,30 @@ static bool inherit_thread_ok(void)
 	return true;
 }
 
+/* The per-CPU variable steal_time, a struct kvm_steal_time, in the
+ * kernel's BTF (x86 kernels built with CONFIG_KVM_GUEST, BTF with
+ * per-CPU variables), and the way to it from a task: the per-CPU
+ * runqueues and cfs_rq.rq (CONFIG_FAIR_GROUP_SCHED) (tools/lib/steal.c) */
+static bool steal_time_ok(void)
+{
+#if defined(__x86_64__)
+	const struct btf *b = kernel_btf();
+	const struct btf_type *t;
+	int id;
+
+	if (!b)
+		return false;
+	id = btf__find_by_name_kind(b, "steal_time", BTF_KIND_VAR);
+	t = id > 0 ? btf__type_by_id(b, id) : NULL;
+	t = t ? btf__type_by_id(b, t->type) : NULL;
+	return t && btf_is_struct(t) &&
+	       !strcmp(btf__name_by_offset(b, t->name_off), "kvm_steal_time") &&
+	       steal_rq_delta() != 0;
+#else
+	return false;
+#endif
+}
+
 static bool preempt_rt(void)
 {
 	FILE *f = fopen("/sys/kernel/realtime", "r");
@@ -231,6 +259,8 @@ static bool probe(enum kfeat f)
 		return inherit_thread_ok();
 	case KF_PREEMPT_RT:
 		return preempt_rt();
+	case KF_STEAL_TIME:
+		return steal_time_ok();
 	case KF_COUNT:
 		break;
 	}

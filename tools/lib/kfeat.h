@@ -27,6 +27,8 @@ enum kfeat {
 	KF_ATOMICS,		/* BPF atomic or, and, xor, exchange, compare-and-swap */
 	KF_INHERIT_THREAD,	/* perf_event_attr.inherit_thread */
 	KF_PREEMPT_RT,		/* a PREEMPT_RT kernel (not a feature: a property) */
+	KF_STEAL_TIME,		/* the per-CPU steal_time and the way to it in the
+				 * kernel's BTF (tools/lib/steal.c) */
 	KF_COUNT,
 };
 

@@ -56,16 +56,23 @@ void report_name_all(struct silence *s)
 
 /* ---- output ---- */
 
-static void fmt_dur(uint64_t ns, char *buf, size_t size)
+struct dur_unit report_unit_for(uint64_t max_ns)
 {
-	if (ns < 10000)
-		snprintf(buf, size, "%lluns", (unsigned long long)ns);
-	else if (ns < 10000000)
-		snprintf(buf, size, "%.1fus", ns / 1e3);
-	else if (ns < 10000000000ull)
-		snprintf(buf, size, "%.1fms", ns / 1e6);
+	if (max_ns < 10000)
+		return (struct dur_unit){ "ns", 1, 0 };
+	if (max_ns < 10000000)
+		return (struct dur_unit){ "us", 1000, 1 };
+	if (max_ns < 10000000000ull)
+		return (struct dur_unit){ "ms", 1000000, 3 };
+	return (struct dur_unit){ "s", 1000000000, 3 };
+}
+
+void report_fmt_in(uint64_t ns, struct dur_unit u, char *buf, size_t size)
+{
+	if (u.ns == 1)
+		snprintf(buf, size, "%llu", (unsigned long long)ns);
 	else
-		snprintf(buf, size, "%.2fs", ns / 1e9);
+		snprintf(buf, size, "%.*f", u.decimals, (double)ns / (double)u.ns);
 }
 
 static void fmt_wall(uint64_t ns, char *buf, size_t size)
@@ -108,30 +115,92 @@ static void print_verdicts(const struct report *rp)
 	}
 }
 
+/* The stolen-time row of watched CPU i, if the hypervisor reports it */
+static const struct steal_result *steal_row(const struct report *rp, size_t i)
+{
+	return rp->stolen[i].status == STEAL_REPORTED ? &rp->stolen[i] : NULL;
+}
+
 static void print_table(const struct report *rp)
 {
 	const struct silence *s = rp->s;
-	uint64_t t0 = s->cfg.start_ts;
-	char id[16], tot[24], max[24];
+	uint64_t t0 = s->cfg.start_ts, max_tot = 0, max_max = 0;
+	char id[16], tot[24], max[24], h_tot[16], h_max[16];
+	struct dur_unit u_tot, u_max;
+	size_t shown = 0;
 
-	if (!s->nrows)
-		return;
-	printf("\n%-4s %-10s %-24s %8s %8s %10s %10s %11s %11s\n", "CPU", "KIND", "NAME",
-	       "ID", "COUNT", "TOTAL", "MAX", "FIRST(s)", "LAST(s)");
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct intruder *r = &s->rows[i];
 
 		if (!r->count)
 			continue;
-		fmt_dur(r->total_ns, tot, sizeof(tot));
-		fmt_dur(r->max_ns, max, sizeof(max));
-		printf("%-4u %-10s %s %8s %8llu %10s %10s %11.6f %11.6f%s\n", r->cpu,
+		shown++;
+		max_tot = r->total_ns > max_tot ? r->total_ns : max_tot;
+		max_max = r->max_ns > max_max ? r->max_ns : max_max;
+	}
+	for (size_t i = 0; i < s->ncpus; i++) {
+		const struct steal_result *st = steal_row(rp, i);
+
+		if (!st)
+			continue;
+		shown++;
+		max_tot = st->stolen_ns > max_tot ? st->stolen_ns : max_tot;
+		max_max = st->max_ns > max_max ? st->max_ns : max_max;
+	}
+	if (!shown)
+		return;
+	/* one unit per column, from its largest value */
+	u_tot = report_unit_for(max_tot);
+	u_max = report_unit_for(max_max);
+	snprintf(h_tot, sizeof(h_tot), "TOTAL(%s)", u_tot.name);
+	snprintf(h_max, sizeof(h_max), "MAX(%s)", u_max.name);
+	printf("\n%-4s %-10s %-24s %8s %8s %12s %12s %11s %11s\n", "CPU", "KIND", "NAME",
+	       "ID", "COUNT", h_tot, h_max, "FIRST(s)", "LAST(s)");
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct intruder *r = &s->rows[i];
+
+		if (!r->count)
+			continue;
+		report_fmt_in(r->total_ns, u_tot, tot, sizeof(tot));
+		report_fmt_in(r->max_ns, u_max, max, sizeof(max));
+		printf("%-4u %-10s %s %8s %8llu %12s %12s %11.6f %11.6f%s\n", r->cpu,
 		       silence_kind_name(r->kind), ESC_COL(r->name, 24), row_id(r, id, sizeof(id)),
 		       (unsigned long long)r->count, tot, max,
 		       r->first_ts > t0 ? (r->first_ts - t0) / 1e9 : 0.0,
 		       r->last_ts > t0 ? (r->last_ts - t0) / 1e9 : 0.0,
 		       r->running_at_end ? "  (running at the end)" :
 		       r->running_at_start ? "  (running at the start)" : "");
+	}
+	/* the hypervisor's share: COUNT is the events on the CPU that found
+	 * more stolen since the last one, MAX the most between two of them */
+	for (size_t i = 0; i < s->ncpus; i++) {
+		const struct steal_result *st = steal_row(rp, i);
+
+		if (!st)
+			continue;
+		report_fmt_in(st->stolen_ns, u_tot, tot, sizeof(tot));
+		report_fmt_in(st->max_ns, u_max, max, sizeof(max));
+		printf("%-4u %-10s %-24s %8s %8llu %12s %12s %11s %11s\n", s->cpus[i].cpu,
+		       "steal", "(hypervisor)", "-", (unsigned long long)st->steps, tot, max,
+		       "-", "-");
+	}
+}
+
+/* Stolen time of each watched CPU, in words, with /proc/stat's column */
+static void print_steal(const struct report *rp)
+{
+	const struct silence *s = rp->s;
+	char line[512];
+
+	printf("\nStolen time (the hypervisor's, from the kernel's kvm_steal_time):\n");
+	for (size_t i = 0; i < s->ncpus; i++) {
+		steal_describe(&rp->stolen[i], line, sizeof(line));
+		printf("  cpu %u: %s", s->cpus[i].cpu, line);
+		if (rp->have_proc_steal)
+			printf("; /proc/stat steal +%llu ms",
+			       (unsigned long long)((rp->proc_steal1[i] - rp->proc_steal0[i]) /
+						    1000000));
+		printf("\n");
 	}
 }
 
@@ -306,21 +375,27 @@ static void print_config(const struct report *rp)
 static void print_timeline(const struct report *rp)
 {
 	const struct silence *s = rp->s;
-	char wall[64], dur[24];
+	char wall[64], dur[24], h_dur[24];
+	uint64_t longest = 0;
+	struct dur_unit u;
 
 	if (!s->cfg.timeline_max)
 		return;
-	printf("\nTimeline (first %llu intruding events%s):\n  %-20s %-27s %-4s %-10s %-24s %s\n",
+	for (size_t i = 0; i < s->ntimeline; i++)
+		longest = s->timeline[i].dur > longest ? s->timeline[i].dur : longest;
+	u = report_unit_for(longest);
+	snprintf(h_dur, sizeof(h_dur), "DURATION(%s)", u.name);
+	printf("\nTimeline (first %llu intruding events%s):\n  %-20s %-27s %-4s %-10s %-24s %12s\n",
 	       (unsigned long long)s->cfg.timeline_max,
 	       s->timeline_dropped ? ", more not kept" : "", "MONOTONIC(s)",
-	       "WALL CLOCK (UTC)", "CPU", "KIND", "NAME", "DURATION");
+	       "WALL CLOCK (UTC)", "CPU", "KIND", "NAME", h_dur);
 	for (size_t i = 0; i < s->ntimeline; i++) {
 		const struct timeline_ev *t = &s->timeline[i];
 		const struct intruder *r = &s->rows[t->row];
 
 		fmt_wall(t->ts + rp->wall_offset, wall, sizeof(wall));
-		fmt_dur(t->dur, dur, sizeof(dur));
-		printf("  %-20.9f %-27s %-4u %-10s %s %s\n", t->ts / 1e9, wall, r->cpu,
+		report_fmt_in(t->dur, u, dur, sizeof(dur));
+		printf("  %-20.9f %-27s %-4u %-10s %s %12s\n", t->ts / 1e9, wall, r->cpu,
 		       silence_kind_name(r->kind), ESC_COL(r->name, 24), dur);
 	}
 }
@@ -445,6 +520,30 @@ bool report_all_silent(const struct report *rp)
 	return true;
 }
 
+/* Stolen time of watched CPU number i: "steal": { "status": "reported",
+ * "stolen_ns", ... } (or "not_reported", "unavailable" with "reason") */
+static void json_steal(struct json *j, const struct report *rp, size_t i)
+{
+	const struct steal_result *st = &rp->stolen[i];
+	char line[512];
+
+	json_key(j, "steal");
+	json_obj_begin(j);
+	json_kv_str(j, "status", steal_status_name(st->status));
+	if (st->status == STEAL_REPORTED) {
+		json_kv_u64(j, "stolen_ns", st->stolen_ns);
+		json_kv_u64(j, "max_between_events_ns", st->max_ns);
+		json_kv_u64(j, "max_mono_ns", st->max_ts);
+		json_kv_u64(j, "events_with_steal", st->steps);
+		json_kv_u64(j, "events_read", st->samples);
+	}
+	steal_describe(st, line, sizeof(line));
+	json_kv_str(j, "text", line);
+	if (rp->have_proc_steal)
+		json_kv_u64(j, "proc_stat_steal_ns", rp->proc_steal1[i] - rp->proc_steal0[i]);
+	json_obj_end(j);
+}
+
 /* The verdict of watched CPU number i, with what corroborates it */
 static void json_verdict(struct json *j, const struct report *rp, size_t i)
 {
@@ -476,6 +575,7 @@ static void json_verdict(struct json *j, const struct report *rp, size_t i)
 	json_kv_u64(j, "tick_stop_failed", c->tick_stop_fail);
 	silence_tick_deps_str(c->tick_deps, deps, sizeof(deps));
 	json_kv_str(j, "tick_stop_dependencies", deps);
+	json_steal(j, rp, i);
 	json_obj_end(j);
 }
 
@@ -561,6 +661,7 @@ void report_print(const struct report *rp, bool json)
 	print_table(rp);
 	print_fixes(rp);
 	print_senders(rp);
+	print_steal(rp);
 	print_corroboration(rp);
 	print_config(rp);
 	print_timeline(rp);

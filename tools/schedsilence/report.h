@@ -9,6 +9,7 @@
 #include "losses.h"
 #include "model.h"
 #include "sysenv.h"
+#include "steal.h"
 
 /* What a run found, and what the machine said over the same window */
 struct report {
@@ -23,7 +24,25 @@ struct report {
 	uint64_t wall_offset;	/* realtime - monotonic, ns */
 	char missing_tps[1024];
 	bool self_on_watched;
+	/* stolen time of each watched CPU (by its index in s->cpus): the
+	 * readings at the window's ends, the verdict, /proc/stat's column */
+	struct steal_reader steal;
+	struct steal_sample steal0[SS_MAX_WATCH], steal1[SS_MAX_WATCH];
+	struct steal_result stolen[SS_MAX_WATCH];
+	uint64_t proc_steal0[SS_MAX_WATCH], proc_steal1[SS_MAX_WATCH];
+	bool have_proc_steal;
 };
+
+/* One unit for a column of durations, chosen from its largest value
+ * (the values print as numbers, the unit in the header) */
+struct dur_unit {
+	const char *name;	/* "ns", "us", "ms", "s" */
+	uint64_t ns;		/* ns in one of it */
+	int decimals;
+};
+struct dur_unit report_unit_for(uint64_t max_ns);
+/* ns in unit u, with its decimals: "9170.100" */
+void report_fmt_in(uint64_t ns, struct dur_unit u, char *buf, size_t size);
 
 /* The names of the work functions, hrtimer callbacks and IPI call sites
  * of s, from the kernel's symbols */

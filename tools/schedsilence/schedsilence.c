@@ -24,6 +24,8 @@
 #include "report.h"
 #include "export.h"
 #include "xalloc.h"
+#include "kfeat.h"
+#include "steal.h"
 #include "schedsilence.h"
 #include "schedsilence.skel.h"
 
@@ -203,6 +205,8 @@ int schedsilence_configure(struct lifecycle *lc)
 	for (size_t i = 0; i < env.c.cpus.n; i++)
 		skel->rodata->watch_cpus[i] = env.c.cpus.cpus[i];
 	skel->rodata->nwatch = env.c.cpus.n;
+	if (kfeat_has(KF_STEAL_TIME))
+		skel->rodata->steal_rq_delta = steal_rq_delta();
 	/* wakeups and IPIs from interrupt context are the interrupt's */
 	skel->rodata->pc_by_rq = irqctx_percpu_layout(&skel->rodata->pc_from_rq,
 						      &skel->rodata->cpu_from_rq);
@@ -241,7 +245,21 @@ int schedsilence_setup(struct lifecycle *lc)
 	lc->run.poll = poll_events;
 	lc->run.ctx = lc;
 	sys_config_read(&rp.cfg);
+	steal_open(&rp.steal, skel->obj);
 	return 0;
+}
+
+/* Stolen time of each watched CPU now, and /proc/stat's steal column
+ * (start: the window's start, for the per-event readings; 0 at its end) */
+static void steal_window_read(struct steal_sample *st, uint64_t *proc, uint64_t start)
+{
+	bool proc_ok = true;
+
+	for (size_t i = 0; i < env.c.cpus.n; i++) {
+		steal_snap(&rp.steal, env.c.cpus.cpus[i], start, &st[i]);
+		proc_ok &= !steal_proc_stat(env.c.cpus.cpus[i], &proc[i]);
+	}
+	rp.have_proc_steal = proc_ok && (start || rp.have_proc_steal);
 }
 
 /* The window: from the first snapshot to the last; events outside it are
@@ -250,6 +268,7 @@ int schedsilence_started(struct lifecycle *lc)
 {
 	allowed_begin(&rp.allowed, &rp.s->cfg);
 	rp.s->cfg.start_ts = now_ns();
+	steal_window_read(rp.steal0, rp.proc_steal0, rp.s->cfg.start_ts);
 	rp.have_irqs = !irq_snap_read(&env.c.cpus, &rp.before);
 	rp.s->cfg.inner_start = now_ns();
 	rp.wall_offset = realtime_ns() - now_ns();
@@ -274,12 +293,21 @@ void schedsilence_stopping(struct lifecycle *lc)
 	rp.s->cfg.inner_end = now_ns();
 	if (rp.have_irqs)
 		rp.have_irqs = !irq_snap_read(&env.c.cpus, &rp.after);
+	steal_window_read(rp.steal1, rp.proc_steal1, 0);
 	rp.s->cfg.end_ts = now_ns();
 	allowed_end(&rp.allowed);
 }
 
 int schedsilence_collect(struct lifecycle *lc)
 {
+	bool avail = rp.steal.available;
+
+	for (size_t i = 0; i < env.c.cpus.n; i++) {
+		struct steal_cpu t;
+
+		steal_ticks(&rp.steal, env.c.cpus.cpus[i], &t);
+		steal_decide(avail, &rp.steal0[i], &rp.steal1[i], &t, &rp.stolen[i]);
+	}
 	rp.duration_s = (rp.s->cfg.end_ts - rp.s->cfg.start_ts) / 1e9;
 	silence_finish(rp.s, rp.s->cfg.end_ts);
 	silence_sort(rp.s);
