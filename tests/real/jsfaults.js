@@ -3,7 +3,8 @@
 // by $WL_GO (when set), then ROUNDS times allocates an MB-megabyte typed
 // array (fresh zero pages from the kernel) and writes one value a page in
 // jsTouchPages: the page faults are taken in that function's JIT code,
-// named by /tmp/perf-PID.map.  Prints "done" and exits.
+// named by /tmp/perf-PID.map.  Prints "done ROUNDS", then waits to be
+// killed.
 'use strict';
 const fs = require('fs');
 
@@ -25,3 +26,4 @@ let sum = 0;
 for (let r = 0; r < rounds; r++)
 	sum += jsTouchPages(new Float64Array(mb * 131072));
 console.log('done', sum > 0 ? rounds : 0);
+setInterval(() => {}, 1 << 30);	// alive until killed: the tools name its frames while it lives
