@@ -187,7 +187,8 @@ $(OUT)/bpf $(OUT)/tests $(OUT)/workloads:
 deps:
 	$(Q)scripts/deps.sh
 
-# the tests' own packages first (go, prometheus, strace: scripts/deps.sh)
+# the tests' own packages first (go, prometheus, strace; redis, node, perf
+# and syscount for tests/real: scripts/deps.sh)
 test:
 	$(Q)scripts/deps.sh --test
 	$(Q)$(MAKE) --no-print-directory all unit

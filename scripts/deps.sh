@@ -19,6 +19,10 @@ for opt in "$@"; do
 		pkgs="$pkgs man-db time strace"
 		pkgs="$pkgs golang-go"	# go tool pprof reads the --pprof profiles (tests/tools/test_pprof.sh)
 		pkgs="$pkgs prometheus"	# the server and promtool (tests/tools/test_metrics.sh)
+		# real software and its ground truth (tests/real/): redis-server and
+		# redis-benchmark, Node (--perf-basic-prof), perf stat's software
+		# counters, libbpf-tools' syscount
+		pkgs="$pkgs redis-server redis-tools nodejs linux-perf libbpf-tools"
 		;;
 	--kernels)
 		# QEMU boots Debian's kernels with a busybox initramfs
@@ -49,8 +53,8 @@ if [ -n "$missing" ]; then
 	echo "installing:$missing" >&2
 	export DEBIAN_FRONTEND=noninteractive
 	# no service of a package installed here starts (prometheus would
-	# listen on port 9090): the tests start their own server on a free
-	# loopback port
+	# listen on port 9090, redis on 6379): the tests start their own
+	# servers on free loopback ports
 	if [ ! -e /usr/sbin/policy-rc.d ]; then
 		printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
 		chmod +x /usr/sbin/policy-rc.d
@@ -61,6 +65,7 @@ if [ -n "$missing" ]; then
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 	if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
 		systemctl disable --now prometheus.service >/dev/null 2>&1 || true
+		systemctl disable --now redis-server.service >/dev/null 2>&1 || true
 	fi
 fi
 if [ -n "$kernels" ]; then

@@ -21,7 +21,7 @@ run_one() {
 	echo "# $name"
 	local start=$SECONDS rc out
 	out=$(mktemp /tmp/suite-one.XXXXXX)
-	"$@" 2>&1 | tee "$out" | grep -E '^(not ok|#)'
+	"$@" 2>&1 | tee "$out" | grep -E '^(not ok|skip|#)'
 	rc=${PIPESTATUS[0]}
 	cat "$out" >>"$log"
 	if [ -n "${UNIT:-}" ] && { [ "$rc" -gt 128 ] || { [ "$rc" != 0 ] && ! grep -q '^not ok' "$out"; }; }; then
@@ -42,7 +42,8 @@ for t in "$BUILD"/tests/test_*; do
 done
 # symbolizer scenarios with real processes (TAP output of its own)
 run_one symbolizer_scenarios "$ROOT/tests/symbolizer/run.sh"
-for t in "$ROOT"/tests/tools/test_*.sh; do
+# the tool tests, then the tests on real software (tests/real/)
+for t in "$ROOT"/tests/tools/test_*.sh "$ROOT"/tests/real/test_*.sh; do
 	[ -f "$t" ] || continue
 	run_one "$(basename "$t" .sh)" env TEST_FILE="$(basename "$t" .sh)" bash -c 'source "$ROOT/tests/lib.sh"; source "$1"' _ "$t"
 done
@@ -58,6 +59,8 @@ if [ -n "${SANITIZER_LOGS:-}" ]; then
 fi
 passed=$(grep -c '^ok ' "$log")
 failed=$(grep -c '^not ok ' "$log")
+# a test whose software is missing and cannot be installed says "skip -"
+skipped=$(grep -c '^skip ' "$log")
 rm -f "$log"
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed$([ "$skipped" -gt 0 ] && echo ", $skipped skipped")"
 [ "$failed" = 0 ] && [ "$passed" -gt 0 ]

@@ -312,7 +312,7 @@ start_wl silence_pinned $CPU 20 10 300
 read -r SSP _ _ <"$WL_OUT"
 sides="a b"
 for s in $sides; do
-	"$BIN/offcputime" -p "$OB" -f -d 60 >"$T/ab.oc.$s" 2>"$T/ab.oc.$s.err" &
+	"$BIN/offcputime" -p "$OB" --state S -f -d 60 >"$T/ab.oc.$s" 2>"$T/ab.oc.$s.err" &
 	"$BIN/syswatch" -t "$CALLER" -j -d 60 >"$T/ab.sw.$s" 2>"$T/ab.sw.$s.err" &
 	"$BIN/wakers" -t "$WKT" -f -d 60 >"$T/ab.wk.$s" 2>"$T/ab.wk.$s.err" &
 	"$BIN/pfwatch" -p "$PFT" -j -d 60 >"$T/ab.pf.$s" 2>"$T/ab.pf.$s.err" &
@@ -333,18 +333,20 @@ kill -INT "$SS_a" "$SS_b"
 wait "${AB[@]}"
 wait_wl
 woken=$(sed -n 's/^woken //p' "$T/wk.out")
-# offcputime: 10 sleeps of 30 ms, plus the wait for a CPU after each wakeup
-# on this crowded machine: both instances see the same time, at least 300 ms
+# offcputime (--state S: the sleeps, not a preemption on this crowded
+# machine): 10 sleeps of 30 ms, plus the wait for a CPU after each wakeup,
+# as long as the machine's load makes it: at least 300 ms (a sleep never
+# ends early), and the same time in both instances (the same switches)
 oa=$(folded_sum offcpu_block_here "$T/ab.oc.a")
 ob=$(folded_sum offcpu_block_here "$T/ab.oc.b")
 check "side by side: both offcputime see the 10 x 30 ms sleeps, and the same time ($oa, $ob us)" \
 	awk -v a="$oa" -v b="$ob" 'BEGIN { d = a - b; if (d < 0) d = -d
-		exit !(a >= 300000 && b >= 300000 && a <= 600000 && b <= 600000 && d <= a * 0.05) }'
+		exit !(a >= 300000 && b >= 300000 && d <= a * 0.05) }'
 for s in $sides; do
 	check_eq "side by side ($s): syswatch counts exactly $N getppid" \
 		"$(json_get "$T/ab.sw.$s" "[s['count'] for s in d['syscalls'] if s['name'] == 'getppid']")" "[$N]"
-	check_within "side by side ($s): wakers sees every wakeup from wakers_poke_target" \
-		"$(folded_sum '^wk_waker;.*wakers_poke_target;' "$T/ab.wk.$s")" "$woken" 5
+	check_eq "side by side ($s): wakers sees every wakeup from wakers_poke_target, exactly" \
+		"$(folded_sum '^wk_waker;.*wakers_poke_target;' "$T/ab.wk.$s")" "$woken"
 	check "side by side ($s): pfwatch counts the 2000 fresh-page faults (2000..2200)" \
 		awk -v n="$(json_get "$T/ab.pf.$s" "sum(e['count'] for e in d['faults'] if e['user_stack'] and e['user_stack'][-1] == 'pf_touch_fresh_pages')")" \
 		'BEGIN { exit !(n >= 2000 && n <= 2200) }'

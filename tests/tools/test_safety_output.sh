@@ -79,7 +79,7 @@ check "... stdout holds the JSON document only" json_ok "$T/rc.out"
 check_grep "... the failure is on stderr" '--record: cannot write /dev/full' "$T/rc.err"
 
 # ---- 3. Streaming modes: the reader goes, the tool follows (quietly, its
-#         exit status that of the run), within 3 s, however long it was
+#         exit status that of the run), well before the 20 s guard, however long it was
 #         asked to run; timeout guards against a tool that does not end.
 
 # stream READER CMD...: runs CMD | READER (head -1, or true: gone at once);
@@ -99,8 +99,10 @@ stream_check() {
 	local d=$1 want=$2; shift 2
 	stream "$@"
 	check_eq "$d: exit $want" "$S_RC" "$want"
-	if awk -v l="$S_LAG" 'BEGIN { exit !(l < 3) }'; then pass "$d: ends ${S_LAG} s after its reader"
-	else fail "$d: ends ${S_LAG} s after its reader (want < 3 s)"; fi
+	# (a generous bound, well under the guard's 20 s and the tool's own
+	# run: a tool that does not follow its reader runs into the guard)
+	if awk -v l="$S_LAG" 'BEGIN { exit !(l < 15) }'; then pass "$d: ends ${S_LAG} s after its reader"
+	else fail "$d: ends ${S_LAG} s after its reader (want < 15 s)"; fi
 	check_nogrep "$d: says nothing about it" 'pipe|EPIPE|write|stdout' "$T/st.err"
 }
 
