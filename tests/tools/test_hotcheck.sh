@@ -427,4 +427,4 @@ check "-C 0-1: JSON parses" json_ok "$T/j11c"
 check_eq "-C 0-1: hotcheck never counts itself" \
 	"$(json_get "$T/j11c" "[k['cause'] for r in d['causes'].values() for k in r if k['cause'].startswith('$HCCOMM') or '(tid $HCP)' in k['cause']] + [e['actor'] for e in d['events'] if e['actor'] == '$HCCOMM' or (e['kind'] == 'intruder' and e['what'] == 'task' and e['actor_tid'] == $HCP)]")" "[]"
 check_grep "-C 0-1: the intruders' fix says no CPU is left to move them to" \
-	'no CPU outside CPU 0-1 is online|kernel thread' <(json_get "$T/j11c" "d['checks'][6]['fix']")
+	'no CPU outside CPU 0-1 is online on this machine: (tid|kernel thread) [0-9]+' <(json_get "$T/j11c" "d['checks'][6]['fix']")
