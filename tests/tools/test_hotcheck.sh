@@ -391,7 +391,7 @@ check_grep "busy: stderr says how many events were not kept" \
 #     a screen's width or two
 for j in "$T/j1" "$T/j9"; do
 	check_eq "fixes: no placeholder in $(basename "$j")'s fixes" \
-		"$(json_get "$j" "[c['fix'] for c in d['checks'] if any(w in c['fix'] for w in ('TID', 'OTHER-CPUS', 'another CPU', '/irq/N/'))]")" "[]"
+		"$(json_get "$j" "[c['fix'] for c in d['checks'] if any(w in c['fix'] for w in ('TID', 'OTHER-CPUS', 'taskset -pc another', '/irq/N/'))]")" "[]"
 done
 if [ "$(json_get "$T/j1" "len([k for k in d['causes']['isolation'] if k['cause'].startswith('IRQ ')])")" -gt 0 ]; then
 	check_grep "fixes: the IRQs moved to CPU 0 by number" \
