@@ -594,6 +594,16 @@ static const char *fix_taker(struct hc_run *r, enum hc_check_id c, const struct 
 			       "its own (taskset -pc %u %u), then ", k->tid, pin, k->tid);
 	else
 		tail = "";
+	if (!others[0] && k->id) {
+		if (c == HCK_PREEMPTIONS && k->tid)
+			return internf(r, "no CPU outside CPU %s is online on this machine: tid %u "
+				       "cannot be moved off it; give the hot thread priority over "
+				       "it instead (chrt -f -p 50 %u), or run on a machine with a "
+				       "CPU to spare", hot, k->id, k->tid);
+		return internf(r, "no CPU outside CPU %s is online on this machine: %s %u "
+			       "cannot be kept off it; run on a machine with a CPU to spare", hot,
+			       k->kthread ? "kernel thread" : "tid", k->id);
+	}
 	if (k->kthread)
 		return internf(r, "%sa kernel thread (tid %u) takes CPU %s: boot with "
 			       "isolcpus=domain,managed_irq,%s nohz_full=%s rcu_nocbs=%s to keep "
@@ -603,16 +613,6 @@ static const char *fix_taker(struct hc_run *r, enum hc_check_id c, const struct 
 		return internf(r, "%swhat took CPU %s has no thread id to move: keep every other "
 			       "task off it with isolcpus=%s or a cpuset (now isolated = %s)", tail,
 			       hot, hot, isol_or_none(r->cfg.isolated));
-	if (!others[0]) {
-		if (c == HCK_PREEMPTIONS && k->tid)
-			return internf(r, "no CPU outside CPU %s is online on this machine: tid %u "
-				       "cannot be moved off it; give the hot thread priority over "
-				       "it instead (chrt -f -p 50 %u), or run on a machine with a "
-				       "CPU to spare", hot, k->id, k->tid);
-		return internf(r, "no CPU outside CPU %s is online on this machine: tid %u "
-			       "cannot be moved off it; run on a machine with a CPU to spare", hot,
-			       k->id);
-	}
 	return internf(r, "%smove tid %u off CPU %s (taskset -pc %s %u) and keep every other "
 		       "task off with isolcpus=%s or a cpuset (now isolated = %s)", tail, k->id, hot,
 		       others, k->id, hot, isol_or_none(r->cfg.isolated));
