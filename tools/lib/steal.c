@@ -17,12 +17,25 @@
  * the two variables in the kernel BTF's section of per-CPU variables;
  * 0 if either is missing, or a task's cfs_rq does not lead to its run
  * queue (cfs_rq.rq: CONFIG_FAIR_GROUP_SCHED) */
+static int64_t rq_delta_of(const struct btf *b);
+
 int64_t steal_rq_delta(void)
+{
+	static int64_t delta;
+	static bool known;
+
+	if (!known) {
+		delta = rq_delta_of(kernel_btf());
+		known = true;
+	}
+	return delta;
+}
+
+static int64_t rq_delta_of(const struct btf *b)
 {
 #if !defined(__x86_64__)
 	return 0;
 #endif
-	const struct btf *b = kernel_btf();
 	int st = -1, rq = -1, n;
 	int64_t off_st = -1, off_rq = -1;
 	bool cfs_rq_rq = false;
