@@ -217,7 +217,9 @@ static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
 	bpf_get_current_comm(&s.key.comm, sizeof(s.key.comm));
 	if (want_kstack)
 		s.key.kstack = btf && kstack_at_switch_in ? STACK_DEFERRED : kstack_id(ctx);
-	if (want_ustack && !kthread) {
+	/* a thread on its way out (exit_mm() done) has no user memory, so
+	 * no user stack: none taken, rather than one counted unreadable */
+	if (want_ustack && !kthread && KREAD(btf, prev, mm)) {
 		s.key.exec_id = task_image(btf, prev);
 		s.key.ustack = ustack_id(ctx, tgid, tid, &s.seq);
 		announce_tgid(tgid, s.key.exec_id);

@@ -21,11 +21,11 @@ enum kfeat {
 	KF_TASK_BTF,		/* bpf_get_current_task_btf() */
 	KF_TASK_STORAGE,	/* task storage in tracing programs */
 	KF_TASK_PT_REGS,	/* bpf_task_pt_regs() */
-	KF_COPY_FROM_USER_TASK,	/* bpf_copy_from_user_task() in sleepable task iterators */
 	KF_ATTACH_COOKIE,	/* bpf_get_attach_cookie() in perf_event programs */
 	KF_LAZY_MAPS,		/* hash maps without preallocation in tracing programs */
 	KF_ATOMICS,		/* BPF atomic or, and, xor, exchange, compare-and-swap */
 	KF_INHERIT_THREAD,	/* perf_event_attr.inherit_thread */
+	KF_COPY_FROM_USER_TASK,	/* bpf_copy_from_user_task() in sleepable task iterators */
 	KF_PREEMPT_RT,		/* a PREEMPT_RT kernel (not a feature: a property) */
 	KF_STEAL_TIME,		/* the per-CPU steal_time and the way to it in the
 				 * kernel's BTF (tools/lib/steal.c) */

@@ -777,8 +777,8 @@ static void whole_window_say(const struct offcputime_bpf *skel)
 	size_t n = tool.c.whole_window;
 
 	if (!seed_ran) {
-		msg_warn("threads off-CPU for the whole window are not %s: this kernel lacks "
-			 "task iterators with bpf_get_task_stack() (Linux 5.9, with its own BTF)",
+		msg_warn("threads off-CPU for the whole window are not %s: that needs task "
+			 "iterators and bpf_get_task_stack() with the kernel's own BTF (Linux 5.9)",
 			 seed_targets ? "listed" : "counted");
 		return;
 	}
