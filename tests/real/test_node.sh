@@ -7,7 +7,8 @@ node_main() {
 	need_cmds nodejs node || return 0
 	local R=20 MB=4
 	WL_GOFILE=$(mktemp -u "$T/go.XXXXXX")
-	WL_GO=$WL_GOFILE start_cmd node --perf-basic-prof "$ROOT/tests/real/jsfaults.js" "$R" "$MB"
+	# (from $T: V8 writes its isolate-*.log files in the working directory)
+	WL_GO=$WL_GOFILE start_cmd env -C "$T" node --perf-basic-prof "$ROOT/tests/real/jsfaults.js" "$R" "$MB"
 	NP=$WL_PID
 	start_bg pf 'tracing' "$BIN/pfwatch" -p "$NP" -j; PF=$BG_PID
 	touch "$WL_GOFILE"
