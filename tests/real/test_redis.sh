@@ -98,11 +98,13 @@ redis_main() {
 	RAN=$(join "$T/t0" "$T/t1" | awk '$2 != $3' | wc -l)
 	check_eq "hotcheck: exit 1 (not silent)" "$BG_RC" 1
 	# one reading of its (large) document: blocks, preemptions, dropped
-	read -r HB HP HD < <(json_get "$T/hc.out" "' '.join(str(x) for x in ([c['count'] for c in d['checks'] if c['check'] == 'blocks'] + [c['count'] for c in d['checks'] if c['check'] == 'preemptions'] + [d['events_dropped'] + sum(d['losses'].values())]))")
+	read -r HB HP HD < <(json_get "$T/hc.out" "' '.join(str(x) for x in ([c['count'] for c in d['checks'] if c['check'] == 'blocks'] + [c['count'] for c in d['checks'] if c['check'] == 'preemptions'] + [d['events_dropped'] + sum(v for k, v in d['losses'].items() if 'stack' not in k)]))")
 	check_eq "hotcheck: its blocks are the voluntary switches (/proc), less each thread's last" \
 		"${HB:-}" "$((V1 - V0 - RAN))"
 	check_eq "hotcheck: its preemptions are the involuntary switches (/proc)" "${HP:-}" "$((N1 - N0))"
-	check_eq "hotcheck: nothing dropped" "${HD:-}" 0
+	# (a stack the kernel could not read, on a busy machine, is a stack
+	# lost, counted, not an event)
+	check_eq "hotcheck: no event dropped" "${HD:-}" 0
 
 	kill "$RP"
 	wait "$RP" 2>/dev/null
