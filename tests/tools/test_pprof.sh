@@ -111,8 +111,10 @@ WL_GO=$WL_GOFILE start_cmd "$T/ob_stripped" 10 20 0
 run_held "$T/f2" "$T/e2" "$BIN/offcputime" -p "$WL_PID" -d 5 --pprof "$T/s.pb.gz"
 check_eq "not named: the stripped frames are in their file's mapping with an address, no function" \
 	"$(pp_get "$T/s.pb.gz" "sum(1 for a, m, f in locs.values() if m and maps[m][0] == '$T/ob_stripped' and a and not f) >= 2")" True
+# (a stack the kernel could not read, on a busy machine, is said as such:
+# "[user stack lost]", not a name given to a frame)
 check_eq "not named: none is given a made-up name" \
-	"$(pp_get "$T/s.pb.gz" "[f for a, m, f in locs.values() if f.startswith('[')]")" "[]"
+	"$(pp_get "$T/s.pb.gz" "[f for a, m, f in locs.values() if f.startswith('[') and not f.endswith(' stack lost]')]")" "[]"
 
 # 3. --pprof -: the profile alone on stdout (--state S: the 5 sleeps, not
 #    a preemption inside offcpu_block_here on a busy machine)
