@@ -60,7 +60,7 @@ struct tool_bpf {
 	} *rodata;
 };
 
-static struct tool_bpf *tool_bpf__open(void)
+static struct tool_bpf *tool_bpf__open_opts(const struct bpf_object_open_opts *opts)
 {
 	return NULL;
 }
