@@ -922,6 +922,7 @@ static void steal_events(struct hc_run *r)
 	else if (!r->stolen && r->cpus && r->cpus->n)
 		unknown = "steal time was not read";
 	r->tl.steal_unknown = unknown;
+	r->tl.steal_reported = !unknown && r->stolen;
 }
 
 void hc_collect_build(struct hc_run *r)

@@ -708,7 +708,7 @@ static void print_uncovered(FILE *f, const struct hc_correlation *c,
 	fprintf(f, "; nothing recorded covers %s of its %s", u, len);
 	if (c->tl->steal_unknown)
 		fprintf(f, " (%s: it can be neither ruled in nor out)", c->tl->steal_unknown);
-	else
+	else if (c->tl->steal_reported)
 		fprintf(f, " (nor steal time: the hypervisor reports it)");
 	fputc('\n', f);
 }

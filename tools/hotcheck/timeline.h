@@ -75,9 +75,11 @@ struct hc_timeline {
 	uint64_t complete_until_ns;	/* ev[] holds every event that began before
 					 * it (0: every event of the window) */
 	struct hc_fold *folds;		/* the folded files' lines (NULL: from ev[]) */
-	/* NULL: the hypervisor reports steal time on every hot CPU (ev[]
-	 * holds its HC_STEAL steps); else why it is not known, a phrase:
-	 * "steal time is not reported by the hypervisor on this machine" */
+	/* steal_reported: the hypervisor reports steal time on every hot
+	 * CPU (ev[] holds its HC_STEAL steps); else steal_unknown says why it
+	 * is not known, a phrase: "steal time is not reported by the
+	 * hypervisor on this machine" (NULL: not said) */
+	bool steal_reported;
 	const char *steal_unknown;
 	size_t n_folds;
 };
