@@ -479,7 +479,12 @@ static __always_inline void hc_steal(__u64 now)
 	if (!samples || c->samples <= samples || c->last <= last || last_ts < steal_window_start ||
 	    !steal_window_start)
 		return;
-	i = __sync_fetch_and_add(&steal_steps_n, 1);
+	/* a slot by a plain read and an add whose result is not used: a
+	 * fetching atomic is refused before 5.12 ("BPF_STX uses reserved
+	 * fields"); two CPUs stepping at once may take one slot (one step
+	 * overwritten, the next slot left empty: user space skips it) */
+	i = steal_steps_n;
+	__sync_fetch_and_add(&steal_steps_n, 1);
 	if (i >= HC_STEAL_STEPS)
 		return;
 	k = (__u32)i;

@@ -459,8 +459,10 @@ static void steal_collect(struct hotcheck_bpf *skel)
 	for (__u32 k = 0; k < n && k < HC_STEAL_STEPS; k++) {
 		struct hc_steal_step st;
 
-		/* a reading after the window's end is not of it */
-		if (!bpf_map_lookup_elem(fd, &k, &st) && st.from_ts < run.window_end_ns)
+		/* a reading after the window's end is not of it; an empty
+		 * slot is one two CPUs took at once (bpf/hotcheck.bpf.c) */
+		if (!bpf_map_lookup_elem(fd, &k, &st) && st.stolen &&
+		    st.from_ts < run.window_end_ns)
 			vec_push(&run.steal_steps, st);
 	}
 	run.steal_steps_lost = n > HC_STEAL_STEPS ? n - HC_STEAL_STEPS : 0;
