@@ -31,6 +31,7 @@
 #include "schedinfo.bpf.h"
 #include "irqctx.bpf.h"
 #include "sysregs.bpf.h"
+#include "steal.bpf.h"
 
 #define PF_KTHREAD	0x00200000
 #define TASK_DEAD	0x00000080
@@ -445,6 +446,59 @@ static __always_inline void hot_in(bool btf, struct task_struct *next, __u32 tid
 	ts->rec.ts = 0;
 }
 
+/* ---- stolen time of the hot CPUs ---- */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, HC_STEAL_STEPS);
+	__type(key, __u32);
+	__type(value, struct hc_steal_step);
+} steal_steps SEC(".maps");
+
+__u64 steal_steps_n = 0;	/* steps found, kept or not */
+
+/* An event on a hot CPU: read its stolen time; more than at the last
+ * event on it (in the window) is a step */
+static __always_inline void hc_steal(__u64 now)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct steal_cpu *c;
+	struct hc_steal_step *st;
+	__u64 last, last_ts, samples, i;
+	__u32 k;
+
+	if (!kf_steal_time)
+		return;
+	c = bpf_map_lookup_elem(&steal_cpus, &cpu);
+	if (!c)
+		return;
+	last = c->last;
+	last_ts = c->last_ts;
+	samples = c->samples;
+	steal_tick(cpu, now);
+	if (!samples || c->samples <= samples || c->last <= last || last_ts < steal_window_start ||
+	    !steal_window_start)
+		return;
+	/* a slot by a plain read and an add whose result is not used: a
+	 * fetching atomic is refused before 5.12 ("BPF_STX uses reserved
+	 * fields"); two CPUs stepping at once may take one slot (one step
+	 * overwritten, the next slot left empty: user space skips it) */
+	i = steal_steps_n;
+	__sync_fetch_and_add(&steal_steps_n, 1);
+	if (i >= HC_STEAL_STEPS)
+		return;
+	k = (__u32)i;
+	st = bpf_map_lookup_elem(&steal_steps, &k);
+	if (!st)
+		return;
+	st->from_ts = last_ts;
+	st->to_ts = now;
+	st->stolen = c->last - last;
+	st->cpu = cpu;
+}
+
+STEAL_SNAP_PROGRAM()
+
 /* Another task than the hot threads on a hot CPU: each one's stay is
  * sent when it leaves */
 static __always_inline void cpu_switch(bool btf, struct task_struct *next, __u32 next_tid,
@@ -492,6 +546,7 @@ static __always_inline int handle_switch(void *ctx, bool btf, bool preempt,
 	if (!out && !in && !hot_cpu)
 		return 0;
 	now = bpf_ktime_get_ns();
+	hc_steal(now);
 	if (hot_cpu)
 		cpu_switch(btf, next, next_tid, next_tgid, in, now);
 	if (out)
@@ -589,6 +644,7 @@ static __always_inline struct span *span_begin(__u32 slot, __s64 id)
 	if (!s)
 		return NULL;
 	s->ts = bpf_ktime_get_ns();
+	hc_steal(s->ts);
 	s->id = id;
 	s->addr = 0;
 	s->name[0] = 0;

@@ -58,6 +58,20 @@ struct hc_rec {
 	char actor[HC_NAME_LEN];	/* waker, taker, sender, intruder, IRQ action */
 };
 
+/* Stolen time (bpf/steal.bpf.h): each time an event on a hot CPU (the
+ * tick, an interrupt, a switch) finds more stolen than the event before
+ * it on that CPU, one step in map steal_steps, the first HC_STEAL_STEPS
+ * of the window (steal_steps_n counts them all) */
+#define HC_STEAL_STEPS 4096
+
+struct hc_steal_step {
+	__u64 from_ts;		/* the earlier reading (bpf_ktime_get_ns) */
+	__u64 to_ts;		/* the later one */
+	__u64 stolen;		/* ns stolen between them */
+	__u32 cpu;
+	__u32 pad;
+};
+
 /* Counters (map stats, per CPU) */
 enum hc_stat {
 	HCS_WARMUP_FAULTS,	/* faults of the hot threads in the warm-up */

@@ -428,3 +428,52 @@ check_eq "-C 0-1: hotcheck never counts itself" \
 	"$(json_get "$T/j11c" "[k['cause'] for r in d['causes'].values() for k in r if k['cause'].startswith('$HCCOMM') or '(tid $HCP)' in k['cause']] + [e['actor'] for e in d['events'] if e['actor'] == '$HCCOMM' or (e['kind'] == 'intruder' and e['what'] == 'task' and e['actor_tid'] == $HCP)]")" "[]"
 check_grep "-C 0-1: the intruders' fix says no CPU is left to move them to" \
 	'no CPU outside CPU 0-1 is online on this machine: (tid|kernel thread) [0-9]+' <(json_get "$T/j11c" "d['checks'][6]['fix']")
+
+# 12. Stolen time, a line of its own per hot CPU in plain and JSON.  A
+#     host that never wrote kvm_steal_time (this machine: /proc/stat's
+#     steal column stays 0 since boot) is "not reported", never "0 ns",
+#     and --correlate says steal time can be neither ruled in nor out;
+#     SUITE_KFEAT_OFF=steal_time: "not available" (why)
+proc_steal() {	# CPU: /proc/stat's steal column since boot, USER_HZ units
+	awk -v c="cpu$1" '$1 == c { print $9 }' /proc/stat
+}
+NOTREP='the hypervisor does not report steal time on this machine (kvm_steal_time never written): time it took is not known'
+sleep 60 &
+SP=$!
+taskset -pc $CPU $SP >/dev/null
+: >"$T/req12"
+"$HC" -p $SP -C 0,$CPU -d 1 -j --correlate "$T/req12" >"$T/j12" 2>"$T/e12"
+"$HC" -p $SP -C 0,$CPU -d 1 >"$T/t12" 2>"$T/e12t"
+SUITE_KFEAT_OFF=steal_time "$HC" -p $SP -C $CPU -d 1 -j >"$T/j12o" 2>"$T/e12o"
+SUITE_KFEAT_OFF=steal_time "$HC" -p $SP -C $CPU -d 1 >"$T/t12o" 2>"$T/e12ot"
+kill $SP; wait $SP 2>/dev/null
+check "steal: JSON parses" json_ok "$T/j12"
+check_eq "steal: one entry per hot CPU" "$(json_get "$T/j12" "[s['cpu'] for s in d['steal']]")" "[0, $CPU]"
+check_grep "steal: plain: the section" "^stolen time \\(the hypervisor's, from the kernel's kvm_steal_time\\):\$" "$T/t12"
+for c in 0 $CPU; do
+	st=$(json_get "$T/j12" "[s['status'] for s in d['steal'] if s['cpu'] == $c][0]")
+	if [ "$(proc_steal $c)" = 0 ]; then
+		check_eq "steal cpu $c: /proc/stat never counted steal: not reported" "$st" not_reported
+		check_eq "steal cpu $c: JSON: not reported is said so, not as 0 ns" \
+			"$(json_get "$T/j12" "[s['text'] for s in d['steal'] if s['cpu'] == $c][0]")" "$NOTREP"
+		check_eq "steal cpu $c: JSON: no stolen_ns" \
+			"$(json_get "$T/j12" "[s for s in d['steal'] if s['cpu'] == $c and 'stolen_ns' in s]")" "[]"
+		check_grep "steal cpu $c: plain: its line says not reported" \
+			"^  CPU $c: the hypervisor does not report steal time on this machine " "$T/t12"
+	else
+		check_eq "steal cpu $c: /proc/stat counted steal: reported" "$st" reported
+		check_grep "steal cpu $c: plain: its line" "^  CPU $c: stolen by the hypervisor: " "$T/t12"
+	fi
+done
+if [ "$(proc_steal 0)" = 0 ] && [ "$(proc_steal $CPU)" = 0 ]; then
+	check_eq "steal: --correlate: steal time neither ruled in nor out" \
+		"$(json_get "$T/j12" "d['correlation']['steal_unknown']")" \
+		"steal time is not reported by the hypervisor on this machine"
+	check_nogrep "steal: never '0 ns' where not reported" 'stolen by the hypervisor: 0 ns' "$T/t12"
+fi
+check "steal off: JSON parses" json_ok "$T/j12o"
+check_eq "steal off: not available, said why" \
+	"$(json_get "$T/j12o" "[(s['cpu'], s['status'], s['text']) for s in d['steal']]")" \
+	"[($CPU, 'unavailable', 'steal time: not available on this kernel (turned off (SUITE_KFEAT_OFF))')]"
+check_grep "steal off: plain: not available" \
+	"^  CPU $CPU: steal time: not available on this kernel \\(turned off \\(SUITE_KFEAT_OFF\\)\\)\$" "$T/t12o"

@@ -321,14 +321,14 @@ static const char print_want[] =
 	"    blocked in futex for 4.0 ms, woken by diag_flusher (tid 77) from book_unlock\n"
 	"  line 5: 4.001000000, window 1.0 ms: page faults in order_book_grow, 0 ns of 1.0 ms\n"
 	"    page fault (major) at order_book_grow\n"
-	"  line 6: 5.000010000, latency 100 us: unexplained: what overlaps it covers too little of it (most: IRQ 24 (eth0) on the CPU, 10 us of 100 us)\n"
+	"  line 6: 5.000010000, latency 100 us: unexplained: what overlaps it covers too little of it (most: IRQ 24 (eth0) on the CPU, 10 us of 100 us); nothing recorded covers 90 us of its 100 us\n"
 	"    IRQ 24 (eth0) for 12 us\n"
 	"  line 7: 6.100000000, latency 1.0 ms: preemption by rdkafka-metrics (tid 812), 1.0 ms of 1.0 ms\n"
 	"    preempted by rdkafka-metrics (tid 812) for 500.0 ms\n"
 	"  line 8: 6.200000000, latency 1.0 ms: preemption by rdkafka-metrics (tid 812), 1.0 ms of 1.0 ms\n"
 	"    preempted by rdkafka-metrics (tid 812) for 500.0 ms\n"
 	"    page fault (minor) at order_book_grow\n"
-	"  line 9: 8.000000000, latency 1 us: unexplained: no recorded event in its interval\n"
+	"  line 9: 8.000000000, latency 1 us: unexplained: no recorded event in its interval; nothing recorded covers 1 us of its 1 us\n"
 	"  line 10: 0.500000000, latency 1 us: unexplained: outside the recording window\n";
 
 static void test_scenario(void)
@@ -381,9 +381,9 @@ static void test_scenario(void)
 		      "JSON: the counts");
 		CHECK(strstr(js, "{\"cause\":\"preemption by rdkafka-metrics (tid 812)\",\"kind\":\"preempt\",\"requests\":3,\"covered_ns\":3600000}") != NULL,
 		      "JSON: the first cause");
-		CHECK(strstr(js, "{\"line\":5,\"ts_ns\":4001000000,\"latency_ns\":null,\"start_mono_ns\":4000000000,\"end_mono_ns\":4001000000,\"state\":\"explained\",\"cause\":\"page faults in order_book_grow\",\"covered_ns\":0,\"events\":1,\"shown\":[{\"kind\":\"fault\",\"start_ns\":4000500000,\"dur_ns\":0,\"overlap_ns\":0,\"text\":\"page fault (major) at order_book_grow\"}]}") != NULL,
+		CHECK(strstr(js, "{\"line\":5,\"ts_ns\":4001000000,\"latency_ns\":null,\"start_mono_ns\":4000000000,\"end_mono_ns\":4001000000,\"state\":\"explained\",\"cause\":\"page faults in order_book_grow\",\"covered_ns\":0,\"uncovered_ns\":1000000,\"events\":1,\"shown\":[{\"kind\":\"fault\",\"start_ns\":4000500000,\"dur_ns\":0,\"overlap_ns\":0,\"text\":\"page fault (major) at order_book_grow\"}]}") != NULL,
 		      "JSON: a request without latency");
-		CHECK(strstr(js, "{\"line\":10,\"ts_ns\":500000000,\"latency_ns\":1000,\"start_mono_ns\":499999000,\"end_mono_ns\":500000000,\"state\":\"outside_window\",\"covered_ns\":0,\"events\":0,\"shown\":[]}") != NULL,
+		CHECK(strstr(js, "{\"line\":10,\"ts_ns\":500000000,\"latency_ns\":1000,\"start_mono_ns\":499999000,\"end_mono_ns\":500000000,\"state\":\"outside_window\",\"covered_ns\":0,\"uncovered_ns\":1000,\"events\":0,\"shown\":[]}") != NULL,
 		      "JSON: an unexplained request is listed");
 		free(js);
 	}
@@ -409,7 +409,7 @@ static void test_shown(void)
 	static const char want[] =
 		"0 of 1 slow requests explained; 1 unexplained (1 overlapped by too little: under half)\n"
 		"slow requests of slow.txt (clock mono; without a latency, the 1.0 ms before):\n"
-		"  line 1: 2.000000000, latency 1.00 s: unexplained: what overlaps it covers too little of it (most: syscalls (read), 41 us of 1.00 s)\n"
+		"  line 1: 2.000000000, latency 1.00 s: unexplained: what overlaps it covers too little of it (most: syscalls (read), 41 us of 1.00 s); nothing recorded covers 1000.0 ms of its 1.00 s\n"
 		"    syscall read took 2 us\n"
 		"    syscall read took 3 us\n"
 		"    syscall read took 4 us\n"
@@ -560,6 +560,85 @@ static void test_many(void)
 	free(e);
 }
 
+/* Stolen time: made-up readings of CPU 1's steal time.  A request that a
+ * step covers is explained by the hypervisor, with the amount and the two
+ * readings; one nothing covers says how much of it nothing covers and,
+ * where the hypervisor does not report steal time, that it can be
+ * neither ruled in nor out. */
+static void test_steal(void)
+{
+	/* readings at 2.000 s and 2.001 s: 310 us stolen between them */
+	struct hc_event e[2] = {
+		{ .kind = HC_STEAL, .cpu = 1, .start_ns = 2 * S, .dur_ns = 1 * MS,
+		  .stolen_ns = 310 * US, .what = "steal", .actor = "", .stack = "",
+		  .waker_stack = "" },
+		{ .kind = HC_INTRUDER, .tid = 0, .cpu = 1, .start_ns = 3 * S, .dur_ns = 100 * US,
+		  .what = "task", .actor = "stats", .actor_tid = 9, .stack = "",
+		  .waker_stack = "" },
+	};
+	struct hc_timeline t = { .ev = e, .n = 2, .window_start_ns = 1 * S, .window_end_ns = 9 * S,
+				 .steal_reported = true };
+	struct hc_requests rq;
+	struct hc_correlation c;
+	char err[256];
+	/* 1: 400 us inside the readings: 310 us stolen covers more than half;
+	 * 2: 400 us with 100 us of another task; 3: 300 us with nothing */
+	static const char req[] = "2.0006 400000\n3.0003 400000\n5.0003 300000\n";
+
+	read_text(&rq, req, strlen(req), HC_CLOCK_MONO, err, sizeof(err));
+	CHECK(hc_correlate(&c, &t, &rq, HC_CORR_DEFAULT_WINDOW_NS) == 0, "steal: correlate");
+	CHECK(c.res[0].state == HC_REQ_EXPLAINED && c.res[0].covered_ns == 310 * US,
+	      "steal: the request inside the readings is explained by the 310 us stolen");
+	CHECK_U64(c.res[0].uncovered_ns, 90 * US, "steal: 90 us of it not covered");
+	CHECK(c.res[1].state == HC_REQ_TOO_LITTLE && c.res[1].uncovered_ns == 300 * US,
+	      "steal: a request covered by 100 us of 400: 300 us not covered");
+	CHECK(c.res[2].state == HC_REQ_NO_EVENT && c.res[2].uncovered_ns == 300 * US,
+	      "steal: a request nothing covers: all 300 us not covered");
+	CHECK_CAPTURE(print_of, &c,
+		"1 of 3 slow requests explained: 1 by the hypervisor holding CPU 1 (steal time); "
+		"2 unexplained (1 overlapped by too little: under half)\n"
+		"slow requests of slow.txt (clock mono; without a latency, the 1.0 ms before):\n"
+		"  line 1: 2.000600000, latency 400 us: the hypervisor holding CPU 1 (steal time), 310 us of 400 us\n"
+		"    the hypervisor held CPU 1 for 310 us (its steal time grew by that between two "
+		"readings 1.0 ms apart, at 2.000000000 and 2.001000000)\n"
+		"  line 2: 3.000300000, latency 400 us: unexplained: what overlaps it covers too little "
+		"of it (most: task stats (tid 9) on the CPU, 100 us of 400 us); nothing recorded "
+		"covers 300 us of its 400 us (nor steal time: the hypervisor reports it)\n"
+		"    task stats (tid 9) for 100 us\n"
+		"  line 3: 5.000300000, latency 300 us: unexplained: no recorded event in its "
+		"interval; nothing recorded covers 300 us of its 300 us (nor steal time: the "
+		"hypervisor reports it)\n",
+		"steal: the hypervisor named with the amount and the readings; the rest says what nothing covers");
+	hc_correlation_free(&c);
+	hc_requests_free(&rq);
+
+	/* the hypervisor does not report steal time: no step, and the
+	 * request nothing covers says it cannot be ruled in or out */
+	t.n = 0;
+	t.steal_reported = false;
+	t.steal_unknown = "steal time is not reported by the hypervisor on this machine";
+	read_text(&rq, "2.0006 400000\n", 14, HC_CLOCK_MONO, err, sizeof(err));
+	hc_correlate(&c, &t, &rq, HC_CORR_DEFAULT_WINDOW_NS);
+	CHECK_U64(c.res[0].uncovered_ns, 400 * US, "not reported: all 400 us not covered");
+	CHECK_CAPTURE(print_of, &c,
+		"0 of 1 slow requests explained; 1 unexplained\n"
+		"slow requests of slow.txt (clock mono; without a latency, the 1.0 ms before):\n"
+		"  line 1: 2.000600000, latency 400 us: unexplained: no recorded event in its "
+		"interval; nothing recorded covers 400 us of its 400 us (steal time is not reported "
+		"by the hypervisor on this machine: it can be neither ruled in nor out)\n",
+		"not reported: the uncovered amount, and steal time neither ruled in nor out");
+	{
+		char *js = unit_capture(json_of, &c);
+
+		CHECK(strstr(js, "\"steal_unknown\":\"steal time is not reported by the hypervisor on this machine\"") &&
+		      strstr(js, "\"uncovered_ns\":400000"),
+		      "not reported: JSON steal_unknown and uncovered_ns");
+		free(js);
+	}
+	hc_correlation_free(&c);
+	hc_requests_free(&rq);
+}
+
 int main(void)
 {
 	tool_name = "hotcheck";
@@ -570,5 +649,6 @@ int main(void)
 	test_shown();
 	test_thread_first();
 	test_many();
+	test_steal();
 	return unit_exit();
 }

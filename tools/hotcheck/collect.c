@@ -896,6 +896,35 @@ static bool check_of_cpus(enum hc_check_id c)
 	return c >= HCK_INTRUDERS;
 }
 
+/* The steps of stolen time into the timeline, and what it cannot say */
+static void steal_events(struct hc_run *r)
+{
+	const char *unknown = NULL;
+
+	for (size_t i = 0; i < r->steal_steps.n; i++) {
+		const struct hc_steal_step *s = &r->steal_steps.v[i];
+		struct hc_event *e = &r->tl.ev[r->tl.n++];
+
+		*e = (struct hc_event){ .kind = HC_STEAL, .cpu = (int32_t)s->cpu,
+					.start_ns = s->from_ts, .dur_ns = s->to_ts - s->from_ts,
+					.stolen_ns = s->stolen, .what = "steal", .actor = "",
+					.stack = "", .waker_stack = "" };
+	}
+	for (size_t i = 0; r->stolen && i < r->cpus->n; i++) {
+		if (r->stolen[i].status == STEAL_NOT_REPORTED && !unknown)
+			unknown = "steal time is not reported by the hypervisor on this machine";
+		else if (r->stolen[i].status == STEAL_UNAVAILABLE)
+			unknown = internf(r, "steal time is not available on this kernel (%s)",
+					  steal_unavailable_why());
+	}
+	if (r->unpinned)
+		unknown = "steal time was not read: the hot threads are not pinned";
+	else if (!r->stolen && r->cpus && r->cpus->n)
+		unknown = "steal time was not read";
+	r->tl.steal_unknown = unknown;
+	r->tl.steal_reported = !unknown && r->stolen;
+}
+
 void hc_collect_build(struct hc_run *r)
 {
 	struct hashmap *idx[HCK_N];
@@ -915,9 +944,10 @@ void hc_collect_build(struct hc_run *r)
 	r->pending.n = 0;
 	if (r->agg)
 		hashmap_each(r->agg, build_one, &b);
-	r->tl.ev = xcalloc(r->kept.n ? r->kept.n : 1, sizeof(*r->tl.ev));
+	r->tl.ev = xcalloc(r->kept.n + r->steal_steps.n + 1, sizeof(*r->tl.ev));
 	for (size_t i = 0; i < r->kept.n; i++)
 		event_of(r, &r->kept.v[i], &r->tl.ev[r->tl.n++]);
+	steal_events(r);
 	if (r->tl.n)
 		qsort(r->tl.ev, r->tl.n, sizeof(*r->tl.ev), event_cmp);
 	r->tl.realtime_offset_ns = r->realtime_offset_ns;
@@ -1003,6 +1033,8 @@ void hc_run_free(struct hc_run *r)
 	for (int c = 0; c < HCK_N; c++)
 		free(r->causes[c].v);
 	free(r->sys.v);
+	free(r->stolen);
+	free(r->steal_steps.v);
 	hashmap_free(r->stack_names);
 	hashmap_free(r->strings);
 	irq_snap_free(&r->irq_before);

@@ -28,6 +28,7 @@
 #include "vec.h"
 #include "timeline.h"
 #include "hotcheck.h"
+#include "steal.h"
 
 struct stacksym;
 struct stackstore;
@@ -103,6 +104,10 @@ struct hc_run {
 	/* /proc/interrupts over the window, the hot CPUs' columns */
 	struct irq_snap irq_before, irq_after;
 	bool have_irqs;
+	/* stolen time, per hot CPU (as cpus): NULL if not read */
+	struct steal_result *stolen;
+	VEC(struct hc_steal_step) steal_steps;	/* in the window (the timeline's) */
+	uint64_t steal_steps_lost;	/* past HC_STEAL_STEPS: not kept */
 
 	size_t timeline_max;		/* events kept (0: HC_TIMELINE_DEFAULT) */
 	bool unpinned;			/* -p/-t without -C, threads on every CPU:

@@ -264,13 +264,23 @@ static bool overlaps(const struct hc_event *ev, uint64_t a, uint64_t b)
 	return s < b && e > a;
 }
 
+/* Steal time is known only as an amount between two readings: of what
+ * overlaps the request, no more than what was stolen */
 static uint64_t overlap_ns(const struct hc_event *ev, uint64_t a, uint64_t b)
 {
 	uint64_t s = ev->start_ns > a ? ev->start_ns : a, e = ev_end(ev);
 
 	e = e < b ? e : b;
-	return e > s ? e - s : 0;
+	if (e <= s)
+		return 0;
+	if (ev->kind == HC_STEAL && e - s > ev->stolen_ns)
+		return ev->stolen_ns;
+	return e - s;
 }
+
+struct span_ns {
+	uint64_t a, b;
+};
 
 struct sweep {
 	struct hc_correlation *c;
@@ -283,6 +293,7 @@ struct sweep {
 	uint64_t *g_cov, *g_cnt;
 	VEC(uint32_t) touched;
 	uint64_t *shown_ov;	/* overlap of each shown event */
+	VEC(struct span_ns) spans;	/* what the request's events cover */
 };
 
 static const struct hc_event *sort_ev;
@@ -335,6 +346,11 @@ static void visit(struct sweep *sw, struct hc_req_result *r, uint32_t i)
 
 	if (!sw->g_cnt[g] && !sw->g_cov[g])
 		vec_push(&sw->touched, g);
+	if (ov) {
+		uint64_t s = sw->ev[i].start_ns > r->start_ns ? sw->ev[i].start_ns : r->start_ns;
+
+		vec_push(&sw->spans, ((struct span_ns){ s, s + ov }));
+	}
 	sw->g_cov[g] += ov;
 	sw->g_cnt[g]++;
 	r->n_events++;
@@ -396,12 +412,50 @@ static bool better(const struct sweep *sw, uint32_t g, uint32_t b)
 	return g < b;
 }
 
+static int cmp_span(const void *a, const void *b)
+{
+	const struct span_ns *x = a, *y = b;
+
+	return x->a < y->a ? -1 : x->a > y->a;
+}
+
+/* Of [a, b], what no span covers */
+static uint64_t uncovered(struct sweep *sw, uint64_t a, uint64_t b)
+{
+	uint64_t cov = 0, cur_a = 0, cur_b = 0;
+
+	if (sw->spans.n)
+		qsort(sw->spans.v, sw->spans.n, sizeof(*sw->spans.v), cmp_span);
+	for (size_t k = 0; k < sw->spans.n; k++) {
+		struct span_ns s = sw->spans.v[k];
+
+		if (s.a < a)
+			s.a = a;
+		if (s.b > b)
+			s.b = b;
+		if (s.b <= s.a)
+			continue;
+		if (cur_b > cur_a && s.a <= cur_b) {
+			if (s.b > cur_b)
+				cur_b = s.b;
+			continue;
+		}
+		cov += cur_b - cur_a;
+		cur_a = s.a;
+		cur_b = s.b;
+	}
+	cov += cur_b - cur_a;
+	sw->spans.n = 0;
+	return b - a > cov ? b - a - cov : 0;
+}
+
 /* The request's cause among the groups it touched; resets them */
 static void settle(struct sweep *sw, struct hc_req_result *r)
 {
 	uint32_t best = HC_NO_CAUSE;
 	uint64_t len = r->end_ns - r->start_ns;
 
+	r->uncovered_ns = uncovered(sw, r->start_ns, r->end_ns);
 	for (size_t k = 0; k < sw->touched.n; k++) {
 		uint32_t g = sw->touched.v[k];
 
@@ -464,6 +518,7 @@ static void intervals(struct hc_correlation *c)
 		}
 		r->end_ns = ts;
 		r->start_ns = ts > lat ? ts - lat : 0;
+		r->uncovered_ns = r->end_ns - r->start_ns;
 		if (tl->window_end_ns > tl->window_start_ns &&
 		    (r->end_ns < tl->window_start_ns || r->start_ns > tl->window_end_ns))
 			outside = true;
@@ -585,6 +640,7 @@ int hc_correlate(struct hc_correlation *c, const struct hc_timeline *tl,
 	rank_causes(c, &sw);
 	vec_free(&live);
 	vec_free(&sw.touched);
+	vec_free(&sw.spans);
 	vec_free(&sw.groups);
 	hashmap_free(sw.names);
 	free(sw.g_cov);
@@ -641,6 +697,22 @@ static void print_ts(FILE *f, uint64_t ns)
 	fprintf(f, "%" PRIu64 ".%09" PRIu64, (uint64_t)(ns / 1000000000u), (uint64_t)(ns % 1000000000u));
 }
 
+/* An unexplained request: how much of it nothing recorded covers, and
+ * whether steal time could be that; ends the line */
+static void print_uncovered(FILE *f, const struct hc_correlation *c,
+			    const struct hc_req_result *r, const char *len)
+{
+	char u[32];
+
+	hc_fmt_dur(u, sizeof(u), r->uncovered_ns);
+	fprintf(f, "; nothing recorded covers %s of its %s", u, len);
+	if (c->tl->steal_unknown)
+		fprintf(f, " (%s: it can be neither ruled in nor out)", c->tl->steal_unknown);
+	else if (c->tl->steal_reported)
+		fprintf(f, " (nor steal time: the hypervisor reports it)");
+	fputc('\n', f);
+}
+
 void hc_correlation_print(FILE *f, const struct hc_correlation *c)
 {
 	char d[32], d2[32], buf[768];
@@ -662,14 +734,16 @@ void hc_correlation_print(FILE *f, const struct hc_correlation *c)
 			continue;
 		}
 		if (r->state == HC_REQ_NO_EVENT) {
-			fprintf(f, "unexplained: no recorded event in its interval\n");
+			fprintf(f, "unexplained: no recorded event in its interval");
+			print_uncovered(f, c, r, d);
 			continue;
 		}
 		hc_fmt_dur(d2, sizeof(d2), r->covered_ns);
-		if (r->state == HC_REQ_TOO_LITTLE)
+		if (r->state == HC_REQ_TOO_LITTLE) {
 			fprintf(f, "unexplained: what overlaps it covers too little of it "
-				"(most: %s, %s of %s)\n", r->nearest, d2, d);
-		else
+				"(most: %s, %s of %s)", r->nearest, d2, d);
+			print_uncovered(f, c, r, d);
+		} else
 			fprintf(f, "%s, %s of %s\n", c->causes[r->cause].name, d2, d);
 		for (uint32_t k = 0; k < r->n_shown; k++)
 			fprintf(f, "    %s\n", hc_event_phrase(buf, sizeof(buf), &c->tl->ev[r->shown[k]]));
@@ -698,6 +772,11 @@ void hc_correlation_json(struct json *j, const struct hc_correlation *c)
 	json_kv_u64(j, "unexplained", c->unexplained);
 	json_kv_u64(j, "outside_window", c->outside);
 	json_kv_u64(j, "too_little", c->too_little);
+	json_key(j, "steal_unknown");
+	if (c->tl->steal_unknown)
+		json_str(j, c->tl->steal_unknown);
+	else
+		json_null(j);
 	json_key(j, "causes");
 	json_arr_begin(j);
 	for (size_t i = 0; i < c->n_causes; i++) {
@@ -732,6 +811,7 @@ void hc_correlation_json(struct json *j, const struct hc_correlation *c)
 		if (r->nearest)
 			json_kv_str(j, "nearest_cause", r->nearest);
 		json_kv_u64(j, "covered_ns", r->covered_ns);
+		json_kv_u64(j, "uncovered_ns", r->uncovered_ns);
 		json_kv_u64(j, "events", r->n_events);
 		json_key(j, "shown");
 		json_arr_begin(j);

@@ -100,6 +100,7 @@ struct hc_req_result {
 	enum hc_req_state state;
 	uint32_t cause;			/* in causes[], HC_NO_CAUSE */
 	uint64_t covered_ns;		/* by the cause's events (at most the interval) */
+	uint64_t uncovered_ns;		/* by no event (steal: its amount at most) */
 	char *nearest;			/* HC_REQ_TOO_LITTLE: the cause covering most */
 	uint64_t n_events;		/* events that overlap it */
 	uint32_t n_shown;

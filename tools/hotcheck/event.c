@@ -11,7 +11,7 @@ const char *hc_kind_name(enum hc_kind kind)
 		[HC_SYSCALL] = "syscall",   [HC_FAULT] = "fault",
 		[HC_BLOCK] = "block",	    [HC_PREEMPT] = "preempt",
 		[HC_MIGRATE] = "migrate",   [HC_SIGNAL] = "signal",
-		[HC_INTRUDER] = "intruder",
+		[HC_INTRUDER] = "intruder", [HC_STEAL] = "steal",
 	};
 
 	return (unsigned)kind < HC_KIND_N ? names[kind] : "unknown";
@@ -135,6 +135,18 @@ char *hc_event_phrase(char *buf, size_t size, const struct hc_event *e)
 			snprintf(buf, size, "%s%s%s%s for %s", *what ? what : "intruder",
 				 *actor ? " " : "", actor, *actor && is_task(e) ? t : "", d);
 		break;
+	case HC_STEAL: {
+		char s[32];
+
+		hc_fmt_dur(s, sizeof(s), e->stolen_ns);
+		snprintf(buf, size, "the hypervisor held CPU %" PRId32 " for %s (its steal time "
+			 "grew by that between two readings %s apart, at %" PRIu64 ".%09" PRIu64
+			 " and %" PRIu64 ".%09" PRIu64 ")", e->cpu, s, d,
+			 e->start_ns / 1000000000u, e->start_ns % 1000000000u,
+			 (e->start_ns + e->dur_ns) / 1000000000u,
+			 (e->start_ns + e->dur_ns) % 1000000000u);
+		break;
+	}
 	default:
 		snprintf(buf, size, "event of unknown kind %d", (int)e->kind);
 	}
@@ -161,6 +173,10 @@ char *hc_event_cause(char *buf, size_t size, const struct hc_event *e)
 		return buf;
 	}
 	tid_part(t, sizeof(t), e->actor_tid);
+	if (e->kind == HC_STEAL) {
+		snprintf(buf, size, "the hypervisor holding CPU %" PRId32 " (steal time)", e->cpu);
+		return buf;
+	}
 	if (e->kind == HC_INTRUDER) {
 		if (is_irq(e))
 			snprintf(buf, size, "IRQ %" PRIu32 "%s%s%s on the CPU", e->actor_tid,

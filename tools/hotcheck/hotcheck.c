@@ -36,6 +36,8 @@
 #include "pprof.h"
 #include "hotcheck.h"
 #include "hotcheck.skel.h"
+#include "kfeat.h"
+#include "steal.h"
 
 static struct env {
 	struct common_opts c;
@@ -212,6 +214,9 @@ static void hot_cpus(void)
 
 static struct hc_run run;
 static struct perfev_set *faults;
+/* stolen time: the reader, each hot CPU read at the window's ends */
+static struct steal_reader stealr;
+static struct steal_sample *steal0, *steal1;
 
 /* What the report adds to the verdict: --correlate, --baseline, -o,
  * --pprof (each read or opened when the options are) */
@@ -308,6 +313,8 @@ int hotcheck_configure(struct lifecycle *lc)
 	skel->rodata->self_tgid = (__u32)getpid();
 	skel->rodata->pc_by_rq = irqctx_percpu_layout(&skel->rodata->pc_from_rq,
 						      &skel->rodata->cpu_from_rq);
+	if (kfeat_has(KF_STEAL_TIME))
+		skel->rodata->steal_rq_delta = steal_rq_delta();
 	lifecycle_size_stacks(lc, &s);
 	map_resize_opt(skel->maps.events, (uint32_t)rb_size, "--ringbuf-kb", env.ringbuf_kb);
 	bpf_disable_missing_tps(skel->obj, missing, sizeof(missing));
@@ -355,6 +362,7 @@ int hotcheck_setup(struct lifecycle *lc)
 	if (err)
 		return err;
 	run.stacks = lc->stacks;
+	steal_open(&stealr, skel->obj);
 	lc->run.poll = poll_events;
 	lc->run.ctx = lc;
 	sys_config_read(&run.cfg);
@@ -370,6 +378,10 @@ int hotcheck_started(struct lifecycle *lc)
 	int err = 0;
 
 	run.window_start_ns = now_ns();
+	steal0 = xcalloc(env.c.cpus.n + 1, sizeof(*steal0));
+	steal1 = xcalloc(env.c.cpus.n + 1, sizeof(*steal1));
+	for (size_t i = 0; i < env.c.cpus.n; i++)
+		steal_snap(&stealr, env.c.cpus.cpus[i], run.window_start_ns, &steal0[i]);
 	run.realtime_offset_ns = (int64_t)(realtime_ns() - now_ns());
 	run.have_irqs = !irq_snap_read(&env.c.cpus, &run.irq_before);
 	if (env.warmup > 0)
@@ -419,12 +431,45 @@ void hotcheck_stopping(struct lifecycle *lc)
 	if (run.have_irqs)
 		run.have_irqs = !irq_snap_read(&env.c.cpus, &run.irq_after);
 	run.window_end_ns = now_ns();
+	for (size_t i = 0; steal1 && i < env.c.cpus.n; i++)
+		steal_snap(&stealr, env.c.cpus.cpus[i], 0, &steal1[i]);
 }
 
 void hotcheck_detach(struct lifecycle *lc)
 {
 	perfev_disable(faults);
 	bpf_object__detach_skeleton(lc->skeleton);
+}
+
+/* Each hot CPU's stolen time over the window, and its steps */
+static void steal_collect(struct hotcheck_bpf *skel)
+{
+	uint64_t n = skel->bss->steal_steps_n;
+	int fd = bpf_map__fd(skel->maps.steal_steps);
+
+	if (!steal0 || !env.c.cpus.n)
+		return;
+	run.stolen = xcalloc(env.c.cpus.n, sizeof(*run.stolen));
+	for (size_t i = 0; i < env.c.cpus.n; i++) {
+		struct steal_cpu t;
+
+		steal_ticks(&stealr, env.c.cpus.cpus[i], &t);
+		steal_decide(stealr.available, &steal0[i], &steal1[i], &t, &run.stolen[i]);
+	}
+	for (__u32 k = 0; k < n && k < HC_STEAL_STEPS; k++) {
+		struct hc_steal_step st;
+
+		/* a reading after the window's end is not of it; an empty
+		 * slot is one two CPUs took at once (bpf/hotcheck.bpf.c) */
+		if (!bpf_map_lookup_elem(fd, &k, &st) && st.stolen &&
+		    st.from_ts < run.window_end_ns)
+			vec_push(&run.steal_steps, st);
+	}
+	run.steal_steps_lost = n > HC_STEAL_STEPS ? n - HC_STEAL_STEPS : 0;
+	if (run.steal_steps_lost)
+		msg_warn("stolen time: the first %d steps kept for --correlate, %llu more not "
+			 "kept (counted in the per-CPU totals)", HC_STEAL_STEPS,
+			 (unsigned long long)run.steal_steps_lost);
 }
 
 int hotcheck_collect(struct lifecycle *lc)
@@ -452,6 +497,7 @@ int hotcheck_collect(struct lifecycle *lc)
 	if (err)
 		return -errno;
 	run.switch_ins_unreported = skel->bss->switch_ins_unreported;
+	steal_collect(skel);
 	run.memlock_pid = env.c.pids.n ? env.c.pids.ids[0] :
 			  env.c.tids.n ? env.c.tids.who[0].tgid : 0;
 	if (run.memlock_pid)
@@ -554,6 +600,8 @@ void hotcheck_cleanup(struct lifecycle *lc)
 	}
 	hc_bundle_close(&ev.bundle);
 	perfev_free(faults);
+	free(steal0);
+	free(steal1);
 	stacksym_free(run.sym);
 	hc_run_free(&run);
 	cpu_list_free(&env.c.cpus);

@@ -19,6 +19,7 @@ static const char *const kind_names[HC_KIND_N] = {
 	[HC_MIGRATE] = "migrate",
 	[HC_SIGNAL] = "signal",
 	[HC_INTRUDER] = "intruder",
+	[HC_STEAL] = "steal",
 };
 
 bool hc_all_silent(const struct hc_run *r)
@@ -161,6 +162,15 @@ int hc_report_table(const struct hc_run *r, FILE *f)
 			free(m);
 		}
 	}
+	if (r->stolen) {
+		fprintf(f, "\nstolen time (the hypervisor's, from the kernel's kvm_steal_time):\n");
+		for (size_t i = 0; i < r->cpus->n; i++) {
+			char line[256];
+
+			steal_describe(&r->stolen[i], line, sizeof(line));
+			fprintf(f, "  CPU %u: %s\n", r->cpus->cpus[i], line);
+		}
+	}
 	if (r->stats[HCS_WARMUP_FAULTS])
 		fprintf(f, "\n%llu page faults in the %g s warm-up, not counted\n",
 			(unsigned long long)r->stats[HCS_WARMUP_FAULTS], r->warmup);
@@ -279,6 +289,31 @@ static void json_machine(struct json *j, const struct hc_run *r)
 	json_arr_end(j);
 }
 
+/* "steal": one object per hot CPU (docs/hotcheck.md) */
+static void json_steal(struct json *j, const struct hc_run *r)
+{
+	json_key(j, "steal");
+	json_arr_begin(j);
+	for (size_t i = 0; r->stolen && i < r->cpus->n; i++) {
+		const struct steal_result *st = &r->stolen[i];
+		char line[256];
+
+		json_obj_begin(j);
+		json_kv_u64(j, "cpu", r->cpus->cpus[i]);
+		json_kv_str(j, "status", steal_status_name(st->status));
+		if (st->status == STEAL_REPORTED) {
+			json_kv_u64(j, "stolen_ns", st->stolen_ns);
+			json_kv_u64(j, "max_between_events_ns", st->max_ns);
+			json_kv_u64(j, "events_with_steal", st->steps);
+			json_kv_u64(j, "events_read", st->samples);
+		}
+		steal_describe(st, line, sizeof(line));
+		json_kv_str(j, "text", line);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 static void json_events(struct json *j, const struct hc_run *r)
 {
 	const struct hc_timeline *tl = &r->tl;
@@ -333,6 +368,7 @@ int hc_report_json_with(const struct hc_run *r, FILE *f,
 	json_causes(&j, r);
 	json_syscalls(&j, r);
 	json_machine(&j, r);
+	json_steal(&j, r);
 	json_kv_u64(&j, "warmup_faults", r->stats[HCS_WARMUP_FAULTS]);
 	json_kv_u64(&j, "fault_events", r->fault_events);
 	json_kv_u64(&j, "switch_ins_unreported", r->switch_ins_unreported);

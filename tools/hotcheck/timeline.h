@@ -18,6 +18,9 @@ enum hc_kind {
 	HC_MIGRATE,	/* moved to another CPU: what = "cpu A -> B" */
 	HC_SIGNAL,	/* a signal received: what = its name, actor = sender */
 	HC_INTRUDER,	/* on the hot CPU: another task, an IRQ, softirq, timer or IPI */
+	HC_STEAL,	/* the hypervisor held the CPU: stolen_ns of it, somewhere
+			 * between two readings of its steal time (start_ns and
+			 * start_ns + dur_ns: the resolution) */
 	HC_KIND_N
 };
 
@@ -35,6 +38,7 @@ struct hc_event {
 	uint32_t actor_tid;	/* 0 if none; an IRQ's number for interrupts */
 	const char *stack;	/* folded frames root to leaf, ';'-joined ("" if none) */
 	const char *waker_stack;/* HC_BLOCK: the waker's stack ("" if unknown) */
+	uint64_t stolen_ns;	/* HC_STEAL: how much of dur_ns was stolen */
 };
 
 /* One row of the verdict: a check, silent or not. */
@@ -71,6 +75,12 @@ struct hc_timeline {
 	uint64_t complete_until_ns;	/* ev[] holds every event that began before
 					 * it (0: every event of the window) */
 	struct hc_fold *folds;		/* the folded files' lines (NULL: from ev[]) */
+	/* steal_reported: the hypervisor reports steal time on every hot
+	 * CPU (ev[] holds its HC_STEAL steps); else steal_unknown says why it
+	 * is not known, a phrase: "steal time is not reported by the
+	 * hypervisor on this machine" (NULL: not said) */
+	bool steal_reported;
+	const char *steal_unknown;
 	size_t n_folds;
 };
 
