@@ -221,7 +221,10 @@ if command -v strace >/dev/null; then
 		check_eq "$tool -t (1000 threads of one process): its maps read as often as with -p ($byp)" \
 			"$byt" "$byp"
 		case $tool in
-		offcputime|wakers|syswatch*) check_eq "$tool -t (1000 threads): its maps read once" "$byt" 1 ;;
+		# (offcputime twice: the threads asleep at the start are walked
+		# then, their stacks named at the end; not once per thread)
+		offcputime) check "$tool -t (1000 threads): its maps read at most twice ($byt)" [ "${byt:-9}" -le 2 ] ;;
+		wakers|syswatch*) check_eq "$tool -t (1000 threads): its maps read once" "$byt" 1 ;;
 		esac
 	done
 	kill "$BIG"; wait "$BIG" 2>/dev/null

@@ -42,8 +42,8 @@ refused "offcputime --stack-storage-size 300000 (204.8 MB available): refused, w
 	"${M200[@]}" "$BIN/offcputime" -p $$ --stack-storage-size 300000 -d 1
 check_rc "offcputime --stack-storage-size 200000 (86.5 MB) fits in the same 204.8 MB: it runs" 0 \
 	"${M200[@]}" "$BIN/offcputime" -p $$ --stack-storage-size 200000 --max-entries 1024 -d 0.5 -f
-refused "offcputime --max-entries: its two maps together" \
-	'^offcputime: --max-entries 1000000: maps start and counts would take [0-9.]+ MB of kernel memory, more than half of the 204\.8 MB' \
+refused "offcputime --max-entries: its three maps together" \
+	'^offcputime: --max-entries 1000000: maps start, counts and asleep would take [0-9.]+ MB of kernel memory, more than half of the 204\.8 MB' \
 	"${M200[@]}" "$BIN/offcputime" -p $$ --max-entries 1000000 -d 1
 refused "wakers --max-entries: its three maps (latency histograms when full)" \
 	'^wakers: --max-entries 30000: maps agg, latency and tstates would take [0-9.]+ MB of kernel memory' \
@@ -153,11 +153,17 @@ check_eq "wakers, 10001 targets: the JSON losses say the same" \
 # ---- 4. offcputime --check: a verdict line, like the other tools
 start_wl rel_threads 30000
 read -r IDLE _ <"$WL_OUT"
+# (the idle process sleeps (state S) the whole window: that is an off-CPU
+# interval of the window's length, so "nothing found" is asked of the
+# uninterruptible waits (--state D), of which it has none)
 "$BIN/offcputime" -p "$IDLE" --check -d 1 >"$T/c0.out" 2>"$T/c0.err"
+check_grep "offcputime --check, a process asleep the whole window: one interval, the window" \
+	"^[0-9]+ us off-CPU in 1 interval by pid $IDLE in 1 s$" "$T/c0.out"
+"$BIN/offcputime" -p "$IDLE" --state D --check -d 1 >"$T/c0.out" 2>"$T/c0.err"
 check_eq "offcputime --check, nothing found: exit 0" "$?" 0
 check_eq "offcputime --check, nothing found: the verdict line ends stdout" \
 	"$(tail -1 "$T/c0.out")" "0 us off-CPU in 0 intervals by pid $IDLE in 1 s"
-"$BIN/offcputime" -p "$IDLE" --check -d 1 -j >"$T/c0.json" 2>"$T/c0j.err"
+"$BIN/offcputime" -p "$IDLE" --state D --check -d 1 -j >"$T/c0.json" 2>"$T/c0j.err"
 check "offcputime --check -j: stdout is the JSON document alone" json_ok "$T/c0.json"
 check_grep "offcputime --check -j: the verdict on stderr" \
 	"^offcputime: 0 us off-CPU in 0 intervals by pid $IDLE in 1 s$" "$T/c0j.err"
