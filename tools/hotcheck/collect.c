@@ -589,6 +589,7 @@ static const char *fix_taker(struct hc_run *r, enum hc_check_id c, const struct 
 	}
 	cpu_list_str(hotl, hot, sizeof(hot));
 	cpus_outside(r, hotl, others, sizeof(others));
+	cpu_list_free(&one);
 	if (r->unpinned && c == HCK_PREEMPTIONS && k->tid && others[0])
 		tail = internf(r, "the hot threads are not pinned: first pin thread %u to a CPU of "
 			       "its own (taskset -pc %u %u), then ", k->tid, pin, k->tid);
