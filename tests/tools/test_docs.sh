@@ -78,7 +78,7 @@ check "target workload runs with two threads" test "$(ls /proc/"$TPID"/task 2>/d
 # names mapped to $BIN, -p/-t numbers to the workload; SIGINT once it
 # says it is tracing (or after 10 s); EX_RC is its exit status
 run_example() {
-	local line=$1 cmd p i
+	local line=$1 cmd p i t
 	cmd=$(printf '%s\n' "$line" | sed -E \
 		-e 's/[[:space:]]+#.*$//' \
 		-e "s/(-p|--pid)[ =][0-9,]+/\\1 $TPID/g" \
@@ -87,6 +87,11 @@ run_example() {
 		cmd=$(printf '%s\n' "$cmd" | sed -E "s#(^|[[:space:];|])(\\./)?$t( |\$)#\\1$BIN/$t\\3#")
 	done
 	EX_CMD=$cmd
+	# emptied here, not by the child's redirection: a child slow to start
+	# (ASan, a busy machine) left the last example's "tracing" line for
+	# the wait below to find, and got its SIGINT before it ran (exit 130)
+	: >"$T/ex.out"
+	: >"$T/ex.err"
 	(cd "$T/ex" && exec bash -c "exec $cmd" >"$T/ex.out" 2>"$T/ex.err" </dev/null) &
 	p=$!
 	for i in $(seq 1 1000); do
