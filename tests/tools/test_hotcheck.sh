@@ -7,7 +7,7 @@
 # checks (preemptions, cpu intruders, irqs, softirqs, timers, ipis,
 # isolation) never pass here, so every run exits 1; the tests check the
 # thread-level rows, and that the exit status follows the verdict.
-HC=$ROOT/hotcheck
+HC=$BIN/hotcheck
 CPU=1
 K=1000
 P=200

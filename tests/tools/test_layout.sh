@@ -38,3 +38,13 @@ PY
 check_layout "$T/tree"
 check_grep "a main() over 60 lines is named with its length" \
 	'^tools/offcputime/offcputime.c: main\(\) is [0-9]+ lines, more than 60$' "$T/layout.out"
+
+# The tool tests run the tools of $BIN (build-asan/bin under make
+# test-asan), never the tree's own copies: test_hotcheck, test_pfwatch,
+# test_schedsilence, test_pprof and test_metrics ran $ROOT/TOOL, so the
+# sanitizer phase never ran hotcheck, pfwatch or schedsilence under ASan
+# (only test_install's checks of the tree's build name $ROOT/TOOL)
+grep -nE '\$\{?ROOT\}?/(offcputime|syswatch|wakers|pfwatch|schedsilence|hitmtop|hotcheck)\b' \
+	"$ROOT"/tests/tools/test_*.sh "$ROOT"/tests/real/*.sh "$ROOT"/tests/lib.sh |
+	grep -v '/test_install.sh:' >"$T/rootbins"
+check_nogrep "the tool tests run \$BIN's tools, not \$ROOT's" . "$T/rootbins"

@@ -87,10 +87,10 @@ bad "an interval too short" "invalid --metrics-interval: 0.05 \(0.1 to 3600 seco
 bad "an interval that is not a number" "invalid --metrics-interval" --metrics 0 --metrics-interval 1x
 bad "an interval without an exporter" "--metrics-interval needs --metrics or --metrics-file" \
 	--metrics-interval 2
-"$ROOT/schedsilence" -C 0 --metrics-top 0 --metrics 0 -d 1 >"$T/bad.out" 2>"$T/bad.err"
+"$BIN/schedsilence" -C 0 --metrics-top 0 --metrics 0 -d 1 >"$T/bad.out" 2>"$T/bad.err"
 check_eq "schedsilence: bad input: --metrics-top 0 exits 2" "$?" 2
 check_grep "schedsilence: bad input: --metrics-top 0 is named" "invalid --metrics-top" "$T/bad.err"
-"$ROOT/schedsilence" -C 0 --metrics-top 3 -d 1 >"$T/bad.out" 2>"$T/bad.err"
+"$BIN/schedsilence" -C 0 --metrics-top 3 -d 1 >"$T/bad.out" 2>"$T/bad.err"
 check_eq "schedsilence: bad input: --metrics-top without an exporter exits 2" "$?" 2
 check_grep "schedsilence: bad input: --metrics-top without an exporter is named" \
 	"--metrics-top needs --metrics or --metrics-file" "$T/bad.err"
@@ -120,7 +120,7 @@ taskset -pc 0 $$ >/dev/null
 SS_N=1000
 start_wl silence_pinned 1 "$SS_N" 1 60000
 read -r SS_WL _ SS_INTR <"$WL_OUT"
-"$ROOT/schedsilence" -C 1 --allow-comm ss_spinner -j --metrics 0 >"$T/ss.json" 2>"$T/ss.err" &
+"$BIN/schedsilence" -C 1 --allow-comm ss_spinner -j --metrics 0 >"$T/ss.json" 2>"$T/ss.err" &
 SS_PID=$!
 ready "$T/sw.err" "$SW_PID" 'tracing syscalls'
 ready "$T/ss.err" "$SS_PID" 'watching CPU'
@@ -320,7 +320,7 @@ taskset -pc 0 $$ >/dev/null
 start_wl silence_pinned 1 20 5 60000
 read -r TOP_WL _ <"$WL_OUT"
 run_released "$T/top.json" "$T/top.err" 'watching CPU' 'kill -USR1 $TOP_WL' \
-	"$ROOT/schedsilence" -C 1 -d 2 -j --allow-comm ss_spinner --metrics-file "$T/top.prom" \
+	"$BIN/schedsilence" -C 1 -d 2 -j --allow-comm ss_spinner --metrics-file "$T/top.prom" \
 	--metrics-top 1
 check_eq "--metrics-top 1: schedsilence exits 1 (CPU 1 is not silent)" "$RUN_RC" 1
 check "--metrics-top 1: promtool check metrics passes" promtool check metrics <"$T/top.prom"

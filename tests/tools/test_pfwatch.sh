@@ -1,7 +1,7 @@
 # pfwatch against workloads whose page faults are known in advance.
 # The workloads wait for SIGUSR1 (sent once pfwatch says it is tracing)
 # before they touch their fresh pages, so no fault is missed at the start.
-PF=$ROOT/pfwatch
+PF=$BIN/pfwatch
 
 # pf_run OUT ERR PFWATCH-ARGS...: pfwatch on $WL_PID in the background;
 # once it traces, the workload is released; waits for both.  $RUN_RC is

@@ -3,7 +3,7 @@
 # too) wakes up once on SIGUSR1 and then N times from nanosleep: N + 1
 # arrivals.  No CPU here is isolated, so every run ends NOT SILENT;
 # silence itself is proven by the unit test on recorded streams.
-SS=$ROOT/schedsilence
+SS=$BIN/schedsilence
 CPU=1
 N=20
 
