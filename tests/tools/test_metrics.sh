@@ -101,14 +101,14 @@ kill "$HELD_PID" 2>/dev/null
 
 # 2. syswatch as an exporter: -p, --per-thread, both outputs; pfwatch on
 #    pf_toucher, whose thread touches PF fresh pages (PF faults, and not
-#    10% more: its stack, libc), then stays 60 s
-start_wl syswatch_calls "$K" -1 "$F" 0 0 hold	# then blocks 60 s: stays alive
+#    10% more: its stack, libc), then stays 600 s (killed at the end: a busy machine took longer than 60 s to query them all)
+start_wl syswatch_calls "$K" -1 "$F" 0 0 hold	# then blocks 600 s: stays alive
 SW_WL=$WL_PID
 "$SW" -p "$WL_PID" --per-thread --metrics 127.0.0.1:0 --metrics-file "$T/sw.prom" \
 	>"$T/sw.out" 2>"$T/sw.err" &
 SW_PID=$!
 PF=2000
-start_wl pf_toucher "$PF" 60000 thread 0 0 60000
+start_wl pf_toucher "$PF" 60000 thread 0 0 600000
 PF_WL=$WL_PID
 "$BIN/pfwatch" -p "$PF_WL" --metrics 0 >"$T/pf.out" 2>"$T/pf.err" &
 PF_PID=$!
@@ -118,7 +118,7 @@ PF_PID=$!
 # 10 task names
 taskset -pc 0 $$ >/dev/null
 SS_N=1000
-start_wl silence_pinned 1 "$SS_N" 1 60000
+start_wl silence_pinned 1 "$SS_N" 1 600000
 read -r SS_WL _ SS_INTR <"$WL_OUT"
 "$BIN/schedsilence" -C 1 --allow-comm ss_spinner -j --metrics 0 >"$T/ss.json" 2>"$T/ss.err" &
 SS_PID=$!
@@ -317,7 +317,7 @@ check_grep "--metrics-interval 3600: the last snapshot at the end has the $K cal
 #    (ss_intruder arrives there 21 times, or a busier one), the others
 #    count in name="other"
 taskset -pc 0 $$ >/dev/null
-start_wl silence_pinned 1 20 5 60000
+start_wl silence_pinned 1 20 5 600000
 read -r TOP_WL _ <"$WL_OUT"
 run_released "$T/top.json" "$T/top.err" 'watching CPU' 'kill -USR1 $TOP_WL' \
 	"$BIN/schedsilence" -C 1 -d 2 -j --allow-comm ss_spinner --metrics-file "$T/top.prom" \

@@ -7,7 +7,7 @@
  *                EBADF) from sw_fail_here(), and SLOW nanosleep(SLOW_MS)
  *                calls from sw_slow_here().  MODE "unknown": then 4 calls
  *                of syscall 511, which no kernel has (ENOSYS), from
- *                sw_unknown_here().  MODE "hold": then it blocks 60 s in
+ *                sw_unknown_here().  MODE "hold": then it blocks 600 s in
  *                nanosleep from sw_hold_here() (in progress at the end).
  *                Then it exits.
  *  "sw_spinner": spins from its start on, without a single syscall.
@@ -53,7 +53,7 @@ NOINLINE void sw_unknown_here(void)
 
 NOINLINE void sw_hold_here(void)
 {
-	WL_SLEEP_MS(60000);
+	WL_SLEEP_MS(600000);
 }
 
 static void *caller(void *arg)
