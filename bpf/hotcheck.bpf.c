@@ -2,7 +2,9 @@
 /* hotcheck: every event of the hot threads (-t, -p) and of their CPUs
  * (the target CPU filter, -C or the threads' affinity), one record each
  * on the ring buffer "events" (bpf/hotcheck.h), so that user space counts
- * them exactly and keeps their times:
+ * them exactly and keeps their times; but the hot threads' syscalls of
+ * the window, counted here by identity (sys_agg) and sent as records only
+ * while the timeline's budget (--max-events) lasts:
  *   raw_syscalls sys_enter/sys_exit   the hot threads' syscalls, with a
  *                                     latency histogram per syscall
  *   perf_event (page faults)          faults after the warm-up
@@ -32,6 +34,7 @@
 #include "irqctx.bpf.h"
 #include "sysregs.bpf.h"
 #include "steal.bpf.h"
+#include "agg.bpf.h"
 
 #define PF_KTHREAD	0x00200000
 #define TASK_DEAD	0x00000080
@@ -47,10 +50,27 @@ __u64 warmup_end_ns;
 /* Intervals closed at an arrival the kernel did not report
  * (bpf/schedinfo.bpf.h) */
 __u64 switch_ins_unreported;
+/* The window, as user space has it (.bss, written by it): syscalls are
+ * counted in sys_agg from window_start_ns on (0: not yet; sent as records
+ * until then, for user space to judge), and not at all once they begin
+ * after window_end_ns (0: open) */
+__u64 window_start_ns;
+__u64 window_end_ns;
+/* Syscall records sent for the timeline so far, and the most that are
+ * (--max-events): a plain read and an add whose result is not used (no
+ * fetching atomic before 5.12), so two CPUs at the cap may send one more
+ * each; user space's cap is exact */
+__u64 sys_sent;
+const volatile __u64 sys_send_max = 10000;
+/* The earliest start of a syscall counted and not sent (0: none) */
+__u64 first_unsent_ns;
 
 RINGBUF_MAP(events, 1);		/* --ringbuf-kb */
 PERCPU_ARRAY_MAP(sys_hist, struct hist, HC_SYSCALLS);
 COUNTER_MAP(stats, HCS_KINDS, stat_inc)
+PERCPU_HASH_MAP(sys_agg_a, struct hc_sys_key, struct hc_sys_val, HC_SYS_AGG_ENTRIES);
+PERCPU_HASH_MAP(sys_agg_b, struct hc_sys_key, struct hc_sys_val, HC_SYS_AGG_ENTRIES);
+static const struct hc_sys_val zero_sys_val;
 
 /* The syscall in progress of a hot thread, and the user stack it was
  * made from once something took it: a syscall's user registers stay as
@@ -230,6 +250,61 @@ static __always_inline int on_enter(void *ctx, long nr)
 	return 0;
 }
 
+/* A syscall of the window: counted under its identity in sys_agg, and
+ * sent as a record while the timeline's budget lasts */
+static __always_inline void sys_count(void *ctx, bool btf, struct hc_inflight *s,
+				      struct pt_regs *regs, long nr, __u64 start, __u64 now,
+				      long ret, __u32 flags)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct hc_sys_key k;
+	struct hc_sys_val *v;
+	struct hc_rec *r;
+
+	__builtin_memset(&k, 0, sizeof(k));
+	k.pid = id >> 32;
+	k.nr = nr;
+	bpf_get_current_comm(&k.comm, sizeof(k.comm));
+	k.ustack = call_ustack(ctx, btf, s, regs, &k.image);
+	v = agg_slot & 1 ? agg_value_in(&sys_agg_b, &k, &zero_sys_val, 1)
+			 : agg_value_in(&sys_agg_a, &k, &zero_sys_val, 1);
+	if (v) {
+		v->count++;
+		v->time_ns += now - start;
+		if (!v->tid)
+			v->tid = (__u32)id;
+	}
+	if (sys_sent >= sys_send_max) {
+		stat_inc(HCS_SYS_UNSENT);
+		if (!first_unsent_ns || start < first_unsent_ns)
+			first_unsent_ns = start;
+		return;
+	}
+	__sync_fetch_and_add(&sys_sent, 1);
+	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	if (!r) {
+		/* counted all the same: only the timeline misses it */
+		stat_inc(HCS_SYS_UNSENT);
+		if (!first_unsent_ns || start < first_unsent_ns)
+			first_unsent_ns = start;
+		return;
+	}
+	__builtin_memset(r, 0, sizeof(*r));
+	r->type = HCR_SYSCALL;
+	r->cpu = bpf_get_smp_processor_id();
+	r->ts = start;
+	r->tid = (__u32)id;
+	r->pid = k.pid;
+	__builtin_memcpy(r->comm, k.comm, sizeof(r->comm));
+	r->dur = now - start;
+	r->nr = nr;
+	r->aux = ret;
+	r->flags = flags | HCR_F_COUNTED;
+	r->ustack = k.ustack;
+	r->image = k.image;
+	rec_send(r);
+}
+
 static __always_inline int on_exit(void *ctx, bool btf, struct pt_regs *regs, long ret)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now, start;
@@ -261,15 +336,22 @@ static __always_inline int on_exit(void *ctx, bool btf, struct pt_regs *regs, lo
 	} else {
 		stat_inc(HCS_SYSCALL_RANGE);
 	}
-	r = rec_new(HCR_SYSCALL, start);
-	if (r) {
-		rec_current(r);
-		r->dur = now - start;
-		r->nr = nr;
-		r->aux = ret;
-		r->flags = flags;
-		r->ustack = call_ustack(ctx, btf, s, regs, &r->image);
-		rec_send(r);
+	if (window_end_ns && start > window_end_ns) {
+		/* begun after the window: not of it (user space would drop it) */
+		stat_inc(HCS_SYS_OUTSIDE);
+	} else if (window_start_ns && now >= window_start_ns) {
+		sys_count(ctx, btf, s, regs, nr, start, now, ret, flags);
+	} else {
+		r = rec_new(HCR_SYSCALL, start);
+		if (r) {
+			rec_current(r);
+			r->dur = now - start;
+			r->nr = nr;
+			r->aux = ret;
+			r->flags = flags;
+			r->ustack = call_ustack(ctx, btf, s, regs, &r->image);
+			rec_send(r);
+		}
 	}
 	if (s)
 		s->h.ts = 0;

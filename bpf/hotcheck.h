@@ -37,6 +37,8 @@ enum hc_vector {
 #define HCR_F_EARLY	0x1	/* syscall: entered before tracing began (dur unknown) */
 #define HCR_F_KTHREAD	0x2	/* actor is a kernel thread */
 #define HCR_F_NORETURN	0x4	/* syscall: exit, exit_group */
+#define HCR_F_COUNTED	0x8	/* syscall: counted in the kernel (map sys_agg), sent
+				 * for the timeline only */
 
 struct hc_rec {
 	__u32 type;		/* enum hc_rec_type */
@@ -58,6 +60,28 @@ struct hc_rec {
 	char actor[HC_NAME_LEN];	/* waker, taker, sender, intruder, IRQ action */
 };
 
+/* The hot threads' syscalls in the window, counted in the kernel by
+ * identity (per-CPU hash maps sys_agg_a/_b, drained while tracing,
+ * bpf/agg.bpf.h): what user space's identity of an HCR_SYSCALL record
+ * keeps (tools/hotcheck/collect.c).  Only the first --max-events of them
+ * are also sent as records, for the timeline. */
+#define HC_SYS_AGG_ENTRIES 4096
+
+struct hc_sys_key {
+	__u64 ustack;
+	__u64 image;
+	__s64 nr;
+	__u32 pid;
+	__u32 pad;
+	char comm[TASK_COMM_LEN];
+};
+
+struct hc_sys_val {
+	__u64 count;
+	__u64 time_ns;		/* the calls seen whole */
+	__u64 tid;		/* the first hot thread seen (0: none yet) */
+};
+
 /* Stolen time (bpf/steal.bpf.h): each time an event on a hot CPU (the
  * tick, an interrupt, a switch) finds more stolen than the event before
  * it on that CPU, one step in map steal_steps, the first HC_STEAL_STEPS
@@ -76,6 +100,8 @@ struct hc_steal_step {
 enum hc_stat {
 	HCS_WARMUP_FAULTS,	/* faults of the hot threads in the warm-up */
 	HCS_SYSCALL_RANGE,	/* syscalls numbered beyond HC_SYSCALLS: no histogram */
+	HCS_SYS_UNSENT,		/* syscalls counted in sys_agg, not sent (timeline) */
+	HCS_SYS_OUTSIDE,	/* syscalls begun after the window's end: not counted */
 	HCS_KINDS,
 };
 

@@ -381,6 +381,8 @@ check_eq "busy: the timeline keeps 500 of the thread's events" \
 	"$(json_get "$T/j9" "len([e for e in d['events'] if e['tid'] == $HOT_TID])")" 500
 check_eq "busy: kept + not kept = every event of the window" \
 	"$(json_get "$T/j9" "d['timeline']['kept'] + d['timeline']['not_kept'] == d['timeline']['events'] and d['timeline']['kept'] == len(d['events']) and d['timeline']['not_kept'] >= $BK - 500")" True
+check_eq "busy: the kernel counted the syscalls and sent about 500 of them as records" \
+	"$(json_get "$T/j9" "d['timeline']['counted_in_kernel'] >= $BK and 500 <= d['timeline']['counted_in_kernel'] - d['timeline']['counted_in_kernel_not_sent'] <= 500 + 8")" True
 check "busy: the JSON holds under 40 bytes per counted event" \
 	test "$(json_get "$T/j9" "int($(stat -c %s "$T/j9") * 1.0 / d['timeline']['events'])")" -lt 40
 check_grep "busy: stderr says how many events were not kept" \

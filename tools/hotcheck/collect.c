@@ -91,7 +91,8 @@ static void identity_of(const struct hc_rec *rec, struct hc_rec *k)
 	}
 }
 
-static void agg_add(struct hc_run *r, const struct hc_rec *key, uint64_t dur, uint32_t tid)
+static void agg_add_n(struct hc_run *r, const struct hc_rec *key, uint64_t count,
+		      uint64_t dur, uint32_t tid)
 {
 	bool created;
 	struct hc_agg *a;
@@ -99,10 +100,65 @@ static void agg_add(struct hc_run *r, const struct hc_rec *key, uint64_t dur, ui
 	if (!r->agg)
 		r->agg = hashmap_new(sizeof(struct hc_rec), sizeof(struct hc_agg));
 	a = hashmap_get(r->agg, key, &created);
-	if (created)
+	if (created || !a->tid)
 		a->tid = tid;
-	a->count++;
+	a->count += count;
 	a->time_ns += dur;
+}
+
+static void agg_add(struct hc_run *r, const struct hc_rec *key, uint64_t dur, uint32_t tid)
+{
+	agg_add_n(r, key, 1, dur, tid);
+}
+
+void hc_sys_val_combine(void *dst, const void *src)
+{
+	struct hc_sys_val *d = dst;
+	const struct hc_sys_val *s = src;
+
+	d->count += s->count;
+	d->time_ns += s->time_ns;
+	if (!d->tid)
+		d->tid = s->tid;
+}
+
+/* One identity the kernel counted: the record it stands for */
+static void kernel_one(const void *key, void *val, void *arg)
+{
+	const struct hc_sys_key *k = key;
+	const struct hc_sys_val *v = val;
+	struct hc_run *r = arg;
+	struct hc_rec rec;
+
+	if (!v->count)
+		return;
+	memset(&rec, 0, sizeof(rec));
+	rec.type = HCR_SYSCALL;
+	rec.pid = k->pid;
+	rec.nr = k->nr;
+	rec.ustack = k->ustack;
+	rec.image = k->image;
+	rec.kstack = STACK_NONE;
+	memcpy(rec.comm, k->comm, sizeof(rec.comm));
+	name_clean(rec.comm, sizeof(rec.comm));
+	agg_add_n(r, &rec, v->count, v->time_ns, (uint32_t)v->tid);
+	r->kernel_counted += v->count;
+}
+
+void hc_collect_kernel(struct hc_run *r, struct hashmap *sys_agg, uint64_t first_unsent_ns)
+{
+	uint64_t unsent = r->stats[HCS_SYS_UNSENT];
+
+	if (sys_agg)
+		hashmap_each(sys_agg, kernel_one, r);
+	r->outside_window += r->stats[HCS_SYS_OUTSIDE];
+	if (!unsent)
+		return;
+	/* the kernel's, counted above, not in the timeline */
+	if (!r->not_kept || first_unsent_ns < r->first_not_kept_ns)
+		r->first_not_kept_ns = first_unsent_ns;
+	r->events += unsent;
+	r->not_kept += unsent;
 }
 
 static void count_rec(struct hc_run *r, const struct hc_rec *rec)
@@ -165,6 +221,7 @@ int hc_on_record(void *ctx, void *data, size_t size)
 	size_t max = r->timeline_max ? r->timeline_max : HC_TIMELINE_DEFAULT;
 	bool cpu_level;
 
+	r->records++;
 	if (size < sizeof(*rec) || !rec->type || rec->type >= HCR_TYPES) {
 		r->bad_records++;
 		return 0;
@@ -185,7 +242,9 @@ int hc_on_record(void *ctx, void *data, size_t size)
 			r->first_not_kept_ns = rec->ts;
 		r->not_kept++;
 	}
-	if (rec->type == HCR_TIMER)
+	if (rec->type == HCR_SYSCALL && (rec->flags & HCR_F_COUNTED))
+		;	/* counted in the kernel (hc_collect_kernel) */
+	else if (rec->type == HCR_TIMER)
 		vec_push(&r->pending, *rec);
 	else if (is_tick(rec))
 		tick_place(r, rec);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* hotcheck's collect half: the records of bpf/hotcheck.bpf.c, counted
- * as they come off the ring buffer (one entry per identity: what the
+ * as they come off the ring buffer (but the syscalls the kernel counted
+ * itself: hc_collect_kernel) (one entry per identity: what the
  * record says once its times, CPU and return value are set aside, with
  * the count and the time of its events), the first HC_TIMELINE_DEFAULT
  * (--max-events) of them kept for the timeline; then turned into the
@@ -122,6 +123,9 @@ struct hc_run {
 	uint64_t events;		/* records in the window, all counted */
 	uint64_t not_kept;		/* in the window, counted, not in the timeline */
 	uint64_t first_not_kept_ns;	/* the earliest start of those */
+	uint64_t records;		/* records read off the ring buffer, all */
+	uint64_t kernel_counted;	/* syscalls of the window counted in the
+					 * kernel (map sys_agg), sent or not */
 	uint64_t bad_records;		/* of a size or type not known: counted */
 	uint64_t outside_window;	/* records of the attach or the detach:
 					 * before or after the window, not counted */
@@ -140,6 +144,14 @@ int hc_on_record(void *ctx, void *data, size_t size);
 /* After the run: the per-CPU syscall histograms (map sys_hist's
  * values, HC_SYSCALLS of them, ncpus each) */
 void hc_collect_hists(struct hc_run *r, const struct hist *percpu, int ncpus);
+/* After the run: the syscalls counted in the kernel (the drained table
+ * of map sys_agg: struct hc_sys_key -> struct hc_sys_val, NULL: none)
+ * into the counts, and those it did not send (stats[HCS_SYS_UNSENT],
+ * read first; the earliest began at first_unsent_ns) into the events not
+ * kept */
+void hc_collect_kernel(struct hc_run *r, struct hashmap *sys_agg, uint64_t first_unsent_ns);
+/* How two drained values of sys_agg join (aggmap.h) */
+void hc_sys_val_combine(void *dst, const void *src);
 /* After the run: the timeline and the checks */
 void hc_collect_build(struct hc_run *r);
 /* A block's folded stack as the report prints it (once built) */

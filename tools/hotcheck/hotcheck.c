@@ -23,6 +23,7 @@
 #include "opts.h"
 #include "run.h"
 #include "lifecycle.h"
+#include "aggmap.h"
 #include "stacks.h"
 #include "stackstore.h"
 #include "syscalls.h"
@@ -214,6 +215,8 @@ static void hot_cpus(void)
 
 static struct hc_run run;
 static struct perfev_set *faults;
+/* the syscalls counted in the kernel (bpf/hotcheck.bpf.c: sys_agg) */
+static struct aggmap *sys_agg;
 /* stolen time: the reader, each hot CPU read at the window's ends */
 static struct steal_reader stealr;
 static struct steal_sample *steal0, *steal1;
@@ -279,7 +282,12 @@ static int poll_events(void *vctx, int timeout_ms)
 }
 
 static const char *const loss_hints[LOSS_KINDS] = {
-	STACK_LOSS_HINTS,
+	[LOSS_STACK_RING] = "raise --stack-storage-size",
+	[LOSS_USTACK] = STACK_HINT_USTACK,
+	[LOSS_KSTACK] = "shown as " FRAME_KERNEL_LOST,
+	[LOSS_AGG_FULL] = "syscalls not counted: more distinct (thread name, syscall, stack) "
+			  "than the kernel's map holds between two drains; the syscall counts "
+			  "are lower bounds",
 	[LOSS_RINGBUF] = "raise --ringbuf-kb; the counts are lower bounds",
 	[LOSS_START_FULL] = "off-CPU intervals were missed",
 	[LOSS_END_UNSEEN] = "off-CPU intervals whose end the kernel did not report",
@@ -311,6 +319,7 @@ int hotcheck_configure(struct lifecycle *lc)
 	skel->rodata->nr_exit = syscall_lookup("exit");
 	skel->rodata->nr_exit_group = syscall_lookup("exit_group");
 	skel->rodata->self_tgid = (__u32)getpid();
+	skel->rodata->sys_send_max = env.max_events;
 	skel->rodata->pc_by_rq = irqctx_percpu_layout(&skel->rodata->pc_from_rq,
 						      &skel->rodata->cpu_from_rq);
 	if (kfeat_has(KF_STEAL_TIME))
@@ -355,7 +364,12 @@ int hotcheck_setup(struct lifecycle *lc)
 	run.sym = stacksym_for(&env.s);
 	stacksym_want_kernel(run.sym);
 	stacksym_cache_targets(run.sym, &env.c);
-	err = lifecycle_stack_rings(lc, false, stacksym_on_announce, run.sym, NULL, NULL);
+	err = lifecycle_agg(lc, &skel->bss->agg_slot);
+	if (!err)
+		sys_agg = agg_add(lc->agg, skel->maps.sys_agg_a, skel->maps.sys_agg_b,
+				  hc_sys_val_combine);
+	if (!err)
+		err = lifecycle_stack_rings(lc, false, stacksym_on_announce, run.sym, NULL, NULL);
 	if (!err)
 		err = lifecycle_ring(lc, skel->maps.events, hc_on_record, &run,
 				     "creating the ring buffer");
@@ -378,6 +392,8 @@ int hotcheck_started(struct lifecycle *lc)
 	int err = 0;
 
 	run.window_start_ns = now_ns();
+	/* the syscalls ending from now on are counted in the kernel */
+	skel->bss->window_start_ns = run.window_start_ns;
 	steal0 = xcalloc(env.c.cpus.n + 1, sizeof(*steal0));
 	steal1 = xcalloc(env.c.cpus.n + 1, sizeof(*steal1));
 	for (size_t i = 0; i < env.c.cpus.n; i++)
@@ -431,6 +447,7 @@ void hotcheck_stopping(struct lifecycle *lc)
 	if (run.have_irqs)
 		run.have_irqs = !irq_snap_read(&env.c.cpus, &run.irq_after);
 	run.window_end_ns = now_ns();
+	((struct hotcheck_bpf *)lc->skel)->bss->window_end_ns = run.window_end_ns;
 	for (size_t i = 0; steal1 && i < env.c.cpus.n; i++)
 		steal_snap(&stealr, env.c.cpus.cpus[i], 0, &steal1[i]);
 }
@@ -497,6 +514,7 @@ int hotcheck_collect(struct lifecycle *lc)
 	if (err)
 		return -errno;
 	run.switch_ins_unreported = skel->bss->switch_ins_unreported;
+	hc_collect_kernel(&run, aggmap_table(sys_agg), skel->bss->first_unsent_ns);
 	steal_collect(skel);
 	run.memlock_pid = env.c.pids.n ? env.c.pids.ids[0] :
 			  env.c.tids.n ? env.c.tids.who[0].tgid : 0;

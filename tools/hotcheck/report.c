@@ -388,6 +388,9 @@ int hc_report_json_with(const struct hc_run *r, FILE *f,
 	json_kv_u64(&j, "not_kept", r->not_kept);
 	json_kv_u64(&j, "max", r->timeline_max ? r->timeline_max : HC_TIMELINE_DEFAULT);
 	json_kv_u64(&j, "complete_until_ns", r->tl.complete_until_ns);
+	json_kv_u64(&j, "records", r->records);
+	json_kv_u64(&j, "counted_in_kernel", r->kernel_counted);
+	json_kv_u64(&j, "counted_in_kernel_not_sent", r->stats[HCS_SYS_UNSENT]);
 	json_obj_end(&j);
 	if (more)
 		more(&j, arg);
