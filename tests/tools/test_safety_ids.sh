@@ -229,8 +229,12 @@ if command -v strace >/dev/null; then
 		byp=$(maps_reads $tool -p "$BIG")
 		# shellcheck disable=SC2086
 		byt=$(maps_reads $tool -t "$TIDS")
-		check_eq "$tool -t (1000 threads of one process): its maps read as often as with -p ($byp)" \
-			"$byt" "$byp"
+		# (at most as often as with -p, and at most once where -p read
+		# them once: in a 0.1 s window whether a run gets to read them
+		# at all is a matter of timing -- wakers --dwarf, busy CPUs: -p
+		# once, -t never -- once per thread is what is checked against)
+		check "$tool -t (1000 threads of one process): its maps read at most as often as with -p ($byt <= $byp, or at most 1)" \
+			[ "${byt:-9}" -le "$(( ${byp:-0} > 1 ? byp : 1 ))" ]
 		case $tool in
 		# (offcputime twice: the threads asleep at the start are walked
 		# then, their stacks named at the end; not once per thread)
