@@ -435,3 +435,33 @@ read -r n_paths n_missing n_unseen n_extra n_lost n_intervals <<<"$(paths_of "$T
 check "busy CPUs, 10,000 paths: every path reported ($n_paths), but for intervals counted lost ($n_missing <= $n_unseen)" \
 	test "$n_paths" -eq 10000 -o "$((n_paths + n_missing))" -eq 10000 -a "$n_missing" -le "$n_unseen"
 check_eq "busy CPUs, 10,000 paths: none made up, no stack lost" "$n_extra $n_lost" "0 0"
+
+# 20b. The same workload not held: it starts at once, and the tool is
+#      attached to it after.  The paths it ran before tracing began are
+#      not counted (issue 27's "first paths missing": the workload was not
+#      held for the tool), and the tool says so: the target started
+#      shortly before tracing began.  Whatever is missing is the first
+#      paths, contiguous: nothing is lost once the tool traces.
+start_wl many_paths 4
+run_released "$T/j20b" "$T/e20b" 'tracing' ':' "$OC" -p "$WL_PID" -j -d 120
+wait_wl
+check_grep "a target started just before tracing: said so" \
+	"^offcputime: pid $WL_PID started [0-9]+\\.[0-9] s before tracing began: what it did until then is not counted\$" "$T/e20b"
+check_eq "a target started just before tracing: what is missing is its first paths, contiguous" \
+	"$(python3 - "$T/j20b" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+seen = set()
+for s in d["stacks"]:
+    u = s["user_stack"]
+    if s["comm"] != "mp_blocker" or not u or u[-1] != "mp_leaf":
+        continue
+    digits = [int(m.group(1)) for f in u for m in [re.fullmatch(r"mp_step(\d)", f)] if m]
+    seen.add(sum(dg * 10 ** i for i, dg in enumerate(digits)))
+missing = [p for p in range(10000) if p not in seen]
+print(missing == list(range(len(missing))))
+PY
+)" True
+# a target started long before (pid 1): nothing said
+run_released "$T/j20c" "$T/e20c" 'tracing' ':' "$OC" -p 1 -j -d 1
+check_nogrep "a target started long before tracing: nothing said" "before tracing began: what" "$T/e20c"

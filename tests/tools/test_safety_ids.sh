@@ -74,11 +74,22 @@ if reuse_run sw_ptt syswatch --per-thread; then
 		"$(jq_ sw_ptt "len([r for r in d['per_thread'] if r['comm'] == 'reuse_new' or r['pid'] == $REUSE_T])")" 0
 fi
 
-# wakers: the old thread is woken once by its pipe and N times by its
-# timer; the new process is never a target
+# wakers: the old thread is woken once by its pipe (written by its main
+# thread, reuse_main) and N times by its timer (hrtimer_wakeup): those are
+# the wakeups the workload makes, counted apart and exactly; anything else
+# that woke it (a lock, a page read from disk, under load) is not the
+# workload's, and is listed if a count is off.  The new process is never
+# a target.
 if reuse_run wk_pt wakers; then
-	check_eq "wakers -p A -t T: the old thread's $((N + 1)) wakeups, exactly" \
-		"$(jq_ wk_pt "sum(w['count'] for w in d['wakeups'] if w['target']['comm'] == 'reuse_old')")" $((N + 1))
+	check_eq "wakers -p A -t T: the old thread's $N timer wakeups, exactly" \
+		"$(jq_ wk_pt "sum(w['count'] for w in d['wakeups'] if w['target']['comm'] == 'reuse_old' and 'hrtimer_wakeup' in (w['kernel_stack'] or []))")" $N
+	check_eq "wakers -p A -t T: the old thread's 1 pipe wakeup, by its main thread" \
+		"$(jq_ wk_pt "sum(w['count'] for w in d['wakeups'] if w['target']['comm'] == 'reuse_old' and w['waker']['context'] == 'task' and w['waker']['tid'] == $REUSE_A)")" 1
+	if [ "$(jq_ wk_pt "sum(w['count'] for w in d['wakeups'] if w['target']['comm'] == 'reuse_old')")" != $((N + 1)) ]; then
+		echo "# wakers -p A -t T: the old thread's wakeups (count, waker, kernel stack's end):" \
+			"$(jq_ wk_pt "[(w['count'], w['waker']['comm'], (w['kernel_stack'] or ['?'])[-3:]) for w in d['wakeups'] if w['target']['comm'] == 'reuse_old']")," \
+			"losses: $(jq_ wk_pt "{k: v for k, v in d['losses'].items() if v}")"
+	fi
 	check_eq "wakers -p A -t T: no wakeup of the process that got T" \
 		"$(jq_ wk_pt "len([w for w in d['wakeups'] if w['target']['comm'] == 'reuse_new' or w['target']['pid'] == $REUSE_T])")" 0
 fi
@@ -218,8 +229,12 @@ if command -v strace >/dev/null; then
 		byp=$(maps_reads $tool -p "$BIG")
 		# shellcheck disable=SC2086
 		byt=$(maps_reads $tool -t "$TIDS")
-		check_eq "$tool -t (1000 threads of one process): its maps read as often as with -p ($byp)" \
-			"$byt" "$byp"
+		# (at most as often as with -p, and at most once where -p read
+		# them once: in a 0.1 s window whether a run gets to read them
+		# at all is a matter of timing -- wakers --dwarf, busy CPUs: -p
+		# once, -t never -- once per thread is what is checked against)
+		check "$tool -t (1000 threads of one process): its maps read at most as often as with -p ($byt <= $byp, or at most 1)" \
+			[ "${byt:-9}" -le "$(( ${byp:-0} > 1 ? byp : 1 ))" ]
 		case $tool in
 		# (offcputime twice: the threads asleep at the start are walked
 		# then, their stacks named at the end; not once per thread)

@@ -1,13 +1,67 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Stolen time's decision (tools/lib/steal.h) on made-up readings: not
  * available, not reported by the hypervisor, and reported (0 ns is a
- * claim of its own), and the words a report says for each */
+ * claim of its own), and the words a report says for each; the JSON
+ * members hotcheck and schedsilence write of it (steal_json) */
 #include "unit.h"
+#include "json.h"
 #include "steal.h"
 
 static struct steal_sample rd(uint64_t steal, uint32_t version)
 {
 	return (struct steal_sample){ .steal = steal, .version = version, .ok = 1 };
+}
+
+struct json_case {
+	const struct steal_result *r;
+	bool with_mono;
+};
+
+/* One object of steal_json's members, as a tool writes it */
+static void write_json(FILE *f, void *arg)
+{
+	const struct json_case *c = arg;
+	struct json j;
+
+	json_init(&j, f);
+	json_obj_begin(&j);
+	steal_json(&j, c->r, c->with_mono);
+	json_obj_end(&j);
+	json_finish(&j);
+}
+
+/* Every member each tool writes, in its order: the numbers only when
+ * reported, max_mono_ns only with_mono (schedsilence) */
+static void json_members(void)
+{
+	struct steal_result rep = { .status = STEAL_REPORTED, .stolen_ns = 12300000,
+				    .max_ns = 4000000, .max_ts = 123, .steps = 7,
+				    .samples = 500 };
+	struct steal_result notrep = { .status = STEAL_NOT_REPORTED };
+	struct json_case c;
+
+	c = (struct json_case){ &rep, false };
+	CHECK_CAPTURE(write_json, &c,
+		      "{\"status\":\"reported\",\"stolen_ns\":12300000,"
+		      "\"max_between_events_ns\":4000000,\"events_with_steal\":7,"
+		      "\"events_read\":500,\"text\":\"stolen by the hypervisor: 12.3 ms "
+		      "(at most 4.0 ms between two events on the CPU, 7 of 500 events "
+		      "found more)\"}\n",
+		      "JSON, reported, hotcheck's members (no max_mono_ns)");
+	c = (struct json_case){ &rep, true };
+	CHECK_CAPTURE(write_json, &c,
+		      "{\"status\":\"reported\",\"stolen_ns\":12300000,"
+		      "\"max_between_events_ns\":4000000,\"max_mono_ns\":123,"
+		      "\"events_with_steal\":7,\"events_read\":500,"
+		      "\"text\":\"stolen by the hypervisor: 12.3 ms (at most 4.0 ms between "
+		      "two events on the CPU, 7 of 500 events found more)\"}\n",
+		      "JSON, reported, schedsilence's members (max_mono_ns: max_ts)");
+	c = (struct json_case){ &notrep, true };
+	CHECK_CAPTURE(write_json, &c,
+		      "{\"status\":\"not_reported\",\"text\":\"the hypervisor does not "
+		      "report steal time on this machine (kvm_steal_time never written): "
+		      "time it took is not known\"}\n",
+		      "JSON, not reported: status and text, no numbers");
 }
 
 int main(void)
@@ -103,5 +157,7 @@ int main(void)
 	b = rd(300, 2);
 	steal_decide(true, &a, &b, NULL, &r);
 	CHECK_U64(r.stolen_ns, 300, "counter restarted: what it counted since");
+
+	json_members();
 	return unit_exit();
 }

@@ -295,20 +295,9 @@ static void json_steal(struct json *j, const struct hc_run *r)
 	json_key(j, "steal");
 	json_arr_begin(j);
 	for (size_t i = 0; r->stolen && i < r->cpus->n; i++) {
-		const struct steal_result *st = &r->stolen[i];
-		char line[256];
-
 		json_obj_begin(j);
 		json_kv_u64(j, "cpu", r->cpus->cpus[i]);
-		json_kv_str(j, "status", steal_status_name(st->status));
-		if (st->status == STEAL_REPORTED) {
-			json_kv_u64(j, "stolen_ns", st->stolen_ns);
-			json_kv_u64(j, "max_between_events_ns", st->max_ns);
-			json_kv_u64(j, "events_with_steal", st->steps);
-			json_kv_u64(j, "events_read", st->samples);
-		}
-		steal_describe(st, line, sizeof(line));
-		json_kv_str(j, "text", line);
+		steal_json(j, &r->stolen[i], false);
 		json_obj_end(j);
 	}
 	json_arr_end(j);

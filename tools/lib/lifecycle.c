@@ -8,6 +8,8 @@
 #include "mapmem.h"
 #include "aggmap.h"
 #include "stackstore.h"
+#include "clock.h"
+#include "taskid.h"
 
 #include <argp.h>
 #include <errno.h>
@@ -232,6 +234,47 @@ static void say_ready(struct lifecycle *lc)
 	lifecycle_say_ready(&r, lc->opts->duration);
 }
 
+/* Targets (-p, -t) that started less than this before tracing began:
+ * what they did until then (their start-up) is not in the report, and
+ * is said so */
+#define YOUNG_TARGET_NS (60ULL * 1000000000ULL)
+
+/* The targets that started shortly before tracing began: how many, and
+ * the latest of them, on one line ("pid 42 started 1.3 s before tracing
+ * began: what it did until then is not counted") */
+static void say_young_targets(const struct common_opts *o)
+{
+	const struct id_list *lists[2] = { &o->pids, &o->tids };
+	const char *kinds[2] = { "pid", "tid" };
+	uint64_t now = boottime_ns(), young_age = 0;
+	uint32_t young_id = 0;
+	const char *young_kind = NULL;
+	size_t n = 0;
+
+	for (int l = 0; l < 2; l++) {
+		for (size_t i = 0; lists[l]->who && i < lists[l]->n; i++) {
+			uint64_t lo, hi, age;
+
+			task_id_start_ns(&lists[l]->who[i], &lo, &hi);
+			if (!lo || lo > now || (age = now - lo) >= YOUNG_TARGET_NS)
+				continue;
+			if (!n++ || age < young_age) {
+				young_age = age;
+				young_id = lists[l]->ids[i];
+				young_kind = kinds[l];
+			}
+		}
+	}
+	if (n == 1)
+		msg_warn("%s %u started %.1f s before tracing began: what it did until "
+			 "then is not counted", young_kind, young_id, young_age / 1e9);
+	else if (n)
+		msg_warn("%zu targets started less than %llu s before tracing began (the "
+			 "latest, %s %u, %.1f s before): what they did until then is not "
+			 "counted", n, YOUNG_TARGET_NS / 1000000000ULL, young_kind, young_id,
+			 young_age / 1e9);
+}
+
 static void loop_and_stop(struct lifecycle *lc)
 {
 	const struct lifecycle_ops *ops = lc->ops;
@@ -317,6 +360,7 @@ static int trace(struct lifecycle *lc)
 		err = call(ops->started, lc);
 	if (!err) {
 		say_ready(lc);
+		say_young_targets(lc->opts);
 		loop_and_stop(lc);
 	}
 	return err;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "steal.h"
+#include "json.h"
 #include "kfeat.h"
 #include "procfs.h"
 
@@ -231,6 +232,23 @@ const char *steal_status_name(enum steal_status s)
 		break;
 	}
 	return "unavailable";
+}
+
+void steal_json(struct json *j, const struct steal_result *res, bool with_mono)
+{
+	char line[512];
+
+	json_kv_str(j, "status", steal_status_name(res->status));
+	if (res->status == STEAL_REPORTED) {
+		json_kv_u64(j, "stolen_ns", res->stolen_ns);
+		json_kv_u64(j, "max_between_events_ns", res->max_ns);
+		if (with_mono)
+			json_kv_u64(j, "max_mono_ns", res->max_ts);
+		json_kv_u64(j, "events_with_steal", res->steps);
+		json_kv_u64(j, "events_read", res->samples);
+	}
+	steal_describe(res, line, sizeof(line));
+	json_kv_str(j, "text", line);
 }
 
 int steal_proc_stat(uint32_t cpu, uint64_t *ns)

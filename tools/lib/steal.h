@@ -19,6 +19,7 @@
 #include "stealtime.h"
 
 struct bpf_object;
+struct json;
 
 enum steal_status {
 	STEAL_UNAVAILABLE,	/* this kernel has none to read */
@@ -78,6 +79,12 @@ void steal_decide(bool available, const struct steal_sample *start,
 void steal_describe(const struct steal_result *res, char *buf, size_t size);
 /* "reported", "not_reported", "unavailable" (JSON) */
 const char *steal_status_name(enum steal_status s);
+
+/* The members of one CPU's JSON object (the caller opens and closes it,
+ * and adds its own members around them): "status"; if reported,
+ * "stolen_ns", "max_between_events_ns", "max_mono_ns" (only if with_mono:
+ * max_ts), "events_with_steal", "events_read"; "text" (steal_describe) */
+void steal_json(struct json *j, const struct steal_result *res, bool with_mono);
 
 /* /proc/stat's steal column of CPU cpu, in ns (USER_HZ ticks converted);
  * -1 if unreadable */

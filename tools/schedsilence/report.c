@@ -521,24 +521,13 @@ bool report_all_silent(const struct report *rp)
 }
 
 /* Stolen time of watched CPU number i: "steal": { "status": "reported",
- * "stolen_ns", ... } (or "not_reported", "unavailable" with "reason") */
+ * "stolen_ns", ..., "text", "proc_stat_steal_ns" } (or "not_reported",
+ * "unavailable": no numbers of the hypervisor's) */
 static void json_steal(struct json *j, const struct report *rp, size_t i)
 {
-	const struct steal_result *st = &rp->stolen[i];
-	char line[512];
-
 	json_key(j, "steal");
 	json_obj_begin(j);
-	json_kv_str(j, "status", steal_status_name(st->status));
-	if (st->status == STEAL_REPORTED) {
-		json_kv_u64(j, "stolen_ns", st->stolen_ns);
-		json_kv_u64(j, "max_between_events_ns", st->max_ns);
-		json_kv_u64(j, "max_mono_ns", st->max_ts);
-		json_kv_u64(j, "events_with_steal", st->steps);
-		json_kv_u64(j, "events_read", st->samples);
-	}
-	steal_describe(st, line, sizeof(line));
-	json_kv_str(j, "text", line);
+	steal_json(j, &rp->stolen[i], true);
 	if (rp->have_proc_steal)
 		json_kv_u64(j, "proc_stat_steal_ns", rp->proc_steal1[i] - rp->proc_steal0[i]);
 	json_obj_end(j);
