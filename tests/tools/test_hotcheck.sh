@@ -407,13 +407,18 @@ check_grep "table: the blocks' stack a frame a line, hc_block among them" \
 # 11. hotcheck -p on threads that are not pinned: the CPU checks are left
 #     out (the whole machine would be intruders), said on each row; with -C
 #     of every CPU, hotcheck runs on the hot CPUs, and never counts itself
-sleep 60 &
+sleep 600 &	# killed below: four runs outlasted 60 s on a busy machine
 SP=$!
 "$HC" -p $SP -d 2 -j >"$T/j11" 2>"$T/e11"; rc=$?
 "$HC" -p $SP -d 2 >"$T/t11" 2>"$T/e11t"
 "$HC" -p $SP -C 0-1 -d 2 -j >"$T/j11c" 2>"$T/e11c" &
 HCP=$!
+# its own threads, seen while it runs: another hotcheck (a user's, a
+# parallel test's) on these CPUs is an intruder like any other task
+while kill -0 $HCP 2>/dev/null; do ls /proc/$HCP/task 2>/dev/null; sleep 0.05; done | sort -un >"$T/hc11.tids"
 wait $HCP
+HCTIDS="[$(paste -sd, "$T/hc11.tids")]"
+check "-C 0-1: its own threads were seen ($HCTIDS)" test -s "$T/hc11.tids"
 HCCOMM=$(basename "$HC" | cut -c1-15)
 kill $SP; wait $SP 2>/dev/null
 check "unpinned: JSON parses" json_ok "$T/j11"
@@ -427,7 +432,7 @@ check_grep "unpinned: the table says the CPU checks need pinned threads or -C" \
 check_grep "unpinned: stderr says so" 'not pinned' "$T/e11"
 check "-C 0-1: JSON parses" json_ok "$T/j11c"
 check_eq "-C 0-1: hotcheck never counts itself" \
-	"$(json_get "$T/j11c" "[k['cause'] for r in d['causes'].values() for k in r if k['cause'].startswith('$HCCOMM') or '(tid $HCP)' in k['cause']] + [e['actor'] for e in d['events'] if e['actor'] == '$HCCOMM' or (e['kind'] == 'intruder' and e['what'] == 'task' and e['actor_tid'] == $HCP)]")" "[]"
+	"$(json_get "$T/j11c" "[k['cause'] for r in d['causes'].values() for k in r for t in $HCTIDS if k['cause'].startswith('$HCCOMM (tid %d)' % t)] + [e['actor'] for e in d['events'] if e['actor_tid'] in $HCTIDS and (e['kind'] in ('intruder', 'preemption'))]")" "[]"
 check_grep "-C 0-1: the intruders' fix says no CPU is left to move them to" \
 	'no CPU outside CPU 0-1 is online on this machine: (tid|kernel thread) [0-9]+' <(json_get "$T/j11c" "d['checks'][6]['fix']")
 
@@ -440,7 +445,7 @@ proc_steal() {	# CPU: /proc/stat's steal column since boot, USER_HZ units
 	awk -v c="cpu$1" '$1 == c { print $9 }' /proc/stat
 }
 NOTREP='the hypervisor does not report steal time on this machine (kvm_steal_time never written): time it took is not known'
-sleep 60 &
+sleep 600 &	# killed below: four runs outlasted 60 s on a busy machine
 SP=$!
 taskset -pc $CPU $SP >/dev/null
 : >"$T/req12"
