@@ -54,13 +54,31 @@ uint32_t tid_tgid(uint32_t id)
 	return (uint32_t)status_u64(buf, "Tgid");
 }
 
+/* Is task ID of process TGID, in state st, alive?  A process's first
+ * thread that has exited alone (pthread_exit() in main) stays a zombie
+ * until the last of its threads exits: the process lives on while its
+ * group counts more threads than that zombie (/proc/TGID/status
+ * "Threads", which counts it until the group is gone) */
+static bool live(uint32_t tgid, uint32_t id, char st)
+{
+	char buf[4096];
+
+	if (st == 'X')
+		return false;
+	if (st != 'Z')
+		return true;
+	if (id != tgid || proc_read(buf, sizeof(buf), "/proc/%u/status", tgid) <= 0)
+		return false;
+	return status_u64(buf, "Threads") > 1;
+}
+
 int task_id_read(uint32_t id, struct task_id *out)
 {
 	char st;
 
 	out->tgid = tid_tgid(id);
 	if (!out->tgid || read_stat(out->tgid, id, &st, &out->start) ||
-	    st == 'Z' || st == 'X')
+	    !live(out->tgid, id, st))
 		return -1;
 	return 0;
 }
@@ -70,7 +88,7 @@ bool task_id_alive(uint32_t id, const struct task_id *t)
 	uint64_t start;
 	char st;
 
-	if (read_stat(t->tgid, id, &st, &start) || st == 'Z' || st == 'X')
+	if (read_stat(t->tgid, id, &st, &start) || !live(t->tgid, id, st))
 		return false;
 	return start == t->start;
 }
