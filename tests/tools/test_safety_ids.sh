@@ -152,6 +152,14 @@ else
 	fail "leader_exit: its first thread did not end"
 fi
 kill "${WL_PIDS[@]}" 2>/dev/null; wait_wl
+# -t A names the first thread alone: ended, it is no thread to trace
+start_wl_held leader_exit $N
+if wait_line "$WL_OUT" '^leader gone'; then
+	"$BIN/offcputime" -t "$WL_PID" --state S -j >"$T/lx_t.out" 2>"$T/lx_t.err"
+	check_eq "offcputime -t A, A's first thread gone: refused (exit 2)" "$?" 2
+	check_grep "offcputime -t A, A's first thread gone: no thread A" "no thread $WL_PID" "$T/lx_t.err"
+fi
+kill "${WL_PIDS[@]}" 2>/dev/null; wait_wl
 
 # ---- 2. A process that blocks and faults, then executes itself again:
 #         each part is named with its own functions, comm and mapping
