@@ -129,6 +129,38 @@ if reuse_run sw_p syswatch; then
 fi
 unset REUSE_OPTS REUSE_HOLD
 
+# -p A, A's first thread has ended alone (pthread_exit() in main) and its
+# other thread lives on: A is a zombie in /proc while the process runs
+# (the other thread never sleeps but in its N blocks: --state S counts
+# them alone).
+# The tool takes the process (the original code said "no process" and
+# exited 2; a first thread that ended while traced stopped the tool as if
+# the process had exited), counts the other thread's N blocks, and stops
+# by itself once that thread, the last, has exited.
+start_wl_held leader_exit $N
+if wait_line "$WL_OUT" '^leader gone'; then
+	run_released "$T/lx.out" "$T/lx.err" tracing 'touch "$WL_GOFILE"' \
+		"$BIN/offcputime" -p "$WL_PID" --state S -j
+	check_eq "offcputime -p A, A's first thread gone, the process alive: exit 0" "$RUN_RC" 0
+	# (counted by comm: /proc/A/maps of a zombie first thread is empty, so
+	# its frames are not named)
+	check_eq "offcputime -p A, A's first thread gone: the other thread's $N blocks, exactly" \
+		"$(jq_ lx "sum(s['count'] for s in d['stacks'] if s['comm'] == 'lx_worker')")" $N
+	check_grep "offcputime -p A, A's first thread gone: stopped by itself once the process exited" \
+		'every traced process has exited' "$T/lx.err"
+else
+	fail "leader_exit: its first thread did not end"
+fi
+kill "${WL_PIDS[@]}" 2>/dev/null; wait_wl
+# -t A names the first thread alone: ended, it is no thread to trace
+start_wl_held leader_exit $N
+if wait_line "$WL_OUT" '^leader gone'; then
+	"$BIN/offcputime" -t "$WL_PID" --state S -j >"$T/lx_t.out" 2>"$T/lx_t.err"
+	check_eq "offcputime -t A, A's first thread gone: refused (exit 2)" "$?" 2
+	check_grep "offcputime -t A, A's first thread gone: no thread A" "no thread $WL_PID" "$T/lx_t.err"
+fi
+kill "${WL_PIDS[@]}" 2>/dev/null; wait_wl
+
 # ---- 2. A process that blocks and faults, then executes itself again:
 #         each part is named with its own functions, comm and mapping
 

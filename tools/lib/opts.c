@@ -197,7 +197,7 @@ static void opt_ids(const char *opt, const char *arg, struct id_list *l,
 	for (size_t i = before; i < l->n; i++) {
 		uint32_t id = l->ids[i];
 
-		if (task_id_read(id, &who[i]))
+		if (thread ? task_id_read(id, &who[i]) : task_id_read_process(id, &who[i]))
 			die_usage("invalid %s: no %s %u", opt,
 				  thread ? "thread" : "process", id);
 		if (!thread && who[i].tgid != id)

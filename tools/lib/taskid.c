@@ -54,15 +54,44 @@ uint32_t tid_tgid(uint32_t id)
 	return (uint32_t)status_u64(buf, "Tgid");
 }
 
-int task_id_read(uint32_t id, struct task_id *out)
+/* Is task ID of process TGID, in state st, alive?  For a process
+ * (process): its first thread that has ended alone (pthread_exit() in
+ * main) stays a zombie until the last of its threads exits, and the
+ * process lives on while its group counts more threads than that zombie
+ * (/proc/TGID/status "Threads" counts it until the group is gone) */
+static bool live(uint32_t tgid, uint32_t id, char st, bool process)
+{
+	char buf[4096];
+
+	if (st == 'X')
+		return false;
+	if (st != 'Z')
+		return true;
+	if (!process || id != tgid || proc_read(buf, sizeof(buf), "/proc/%u/status", tgid) <= 0)
+		return false;
+	return status_u64(buf, "Threads") > 1;
+}
+
+static int read_id(uint32_t id, bool process, struct task_id *out)
 {
 	char st;
 
+	out->process = process;
 	out->tgid = tid_tgid(id);
 	if (!out->tgid || read_stat(out->tgid, id, &st, &out->start) ||
-	    st == 'Z' || st == 'X')
+	    !live(out->tgid, id, st, process))
 		return -1;
 	return 0;
+}
+
+int task_id_read(uint32_t id, struct task_id *out)
+{
+	return read_id(id, false, out);
+}
+
+int task_id_read_process(uint32_t id, struct task_id *out)
+{
+	return read_id(id, true, out);
 }
 
 bool task_id_alive(uint32_t id, const struct task_id *t)
@@ -70,7 +99,7 @@ bool task_id_alive(uint32_t id, const struct task_id *t)
 	uint64_t start;
 	char st;
 
-	if (read_stat(t->tgid, id, &st, &start) || st == 'Z' || st == 'X')
+	if (read_stat(t->tgid, id, &st, &start) || !live(t->tgid, id, st, t->process))
 		return false;
 	return start == t->start;
 }
