@@ -282,9 +282,7 @@ static int poll_events(void *vctx, int timeout_ms)
 }
 
 static const char *const loss_hints[LOSS_KINDS] = {
-	[LOSS_STACK_RING] = "raise --stack-storage-size",
-	[LOSS_USTACK] = STACK_HINT_USTACK,
-	[LOSS_KSTACK] = "shown as " FRAME_KERNEL_LOST,
+	STACK_WALK_LOSS_HINTS,
 	[LOSS_AGG_FULL] = "syscalls not counted: more distinct (thread name, syscall, stack) "
 			  "than the kernel's map holds between two drains; the syscall counts "
 			  "are lower bounds",

@@ -232,8 +232,11 @@ void stack_frames_json_user(struct json *j, const struct stack_frames *f, int n)
 /* losses_report() hints of the tools that take stacks with the stack
  * engine (bpf/losses.h kinds); a tool lists its own kinds after these */
 #define STACK_LOSS_HINTS \
+	STACK_WALK_LOSS_HINTS, \
+	[LOSS_AGG_FULL] = "raise --max-entries"
+/* the stack engine's own, for a tool whose aggregation map says its own */
+#define STACK_WALK_LOSS_HINTS \
 	[LOSS_STACK_RING] = "raise --stack-storage-size", \
-	[LOSS_AGG_FULL] = "raise --max-entries", \
 	[LOSS_USTACK] = STACK_HINT_USTACK, \
 	[LOSS_KSTACK] = "shown as " FRAME_KERNEL_LOST
 #define STACK_HINT_USTACK "shown as " FRAME_USER_LOST
