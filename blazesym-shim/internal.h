@@ -359,6 +359,10 @@ struct bzs_vma {
 
 struct bzs_proc {
 	pid_t pid;
+	pid_t via;		/* 0, or a live thread whose /proc/PID/task/TID
+				 * is read: the first thread ended alone (a
+				 * zombie has empty maps, no mem, root or
+				 * map_files) while the process lives on */
 	uint64_t image;		/* which image of the process (BLAZE_IMAGE_*); 0: not known */
 	uint64_t start_ticks;	/* image 0: the start time /proc showed first */
 	bool start_known;

@@ -17,6 +17,7 @@
  * also names the process instance (its start time): /proc/PID is read for
  * an entry only while it shows that process, so a new process that got
  * the pid of an old one is never read in its place. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -29,6 +30,15 @@
 #include <zlib.h>
 
 #include "internal.h"
+
+/* /proc/PID/WHAT, or /proc/PID/task/TID/WHAT through p->via */
+static void proc_path(const struct bzs_proc *p, char *buf, size_t n, const char *what)
+{
+	if (p->via)
+		snprintf(buf, n, "/proc/%d/task/%d/%s", (int)p->pid, (int)p->via, what);
+	else
+		snprintf(buf, n, "/proc/%d/%s", (int)p->pid, what);
+}
 
 #define VDSO_MAX (1u << 20)
 /* How long a perf map is read as the process's after /proc/PID was seen
@@ -126,7 +136,7 @@ static bool same_identity(const struct bzs_proc *p, const struct bzs_vma *v,
 	char path[96];
 	struct stat st;
 
-	if (p->gone)
+	if (p->gone || p->via)	/* (no map_files under task/TID) */
 		return true;
 	snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, (int)p->pid,
 		 v->start, v->end);
@@ -148,7 +158,7 @@ static int open_mapped(const struct bzs_proc *p, const struct bzs_vma *v,
 	struct stat st;
 	int fd;
 
-	if (!p->gone && !o->no_map_files) {
+	if (!p->gone && !p->via && !o->no_map_files) {
 		snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
 			 (int)p->pid, v->start, v->end);
 		fd = bzs_safe_open(path, &so, &st, &why);
@@ -160,7 +170,7 @@ static int open_mapped(const struct bzs_proc *p, const struct bzs_vma *v,
 		if (fd >= 0)
 			return fd;
 	}
-	snprintf(root, sizeof(root), "/proc/%d/root", (int)p->pid);
+	proc_path(p, root, sizeof(root), "root");
 	for (int k = 0; k < 2; k++) {
 		if (k == 0 && p->gone)
 			continue;
@@ -190,7 +200,7 @@ static void try_debug_file(blaze_symbolizer *s, struct bzs_proc *p, struct bzs_v
 	f->debug_tried = true;
 	if (f->reason || (f->elf.has_symtab && (f->elf.has_dwarf || !bzs_wants_dwarf(s))))
 		return;
-	snprintf(root, sizeof(root), "/proc/%d/root", (int)p->pid);
+	proc_path(p, root, sizeof(root), "root");
 	fd = bzs_debug_find(&f->elf, v->path, p->gone ? NULL : root);
 	if (fd < 0) {
 		/* cut short: try again in a later call */
@@ -238,7 +248,7 @@ static void resolve_vdso(blaze_symbolizer *s, struct bzs_proc *p, struct bzs_vma
 		char path[64];
 		int fd;
 
-		snprintf(path, sizeof(path), "/proc/%d/mem", (int)p->pid);
+		proc_path(p, path, sizeof(path), "mem");
 		fd = bzs_safe_open(path, &(struct bzs_open_opts){ .proc_file = true }, NULL, NULL);
 		if (fd >= 0) {
 			ok = pread(fd, buf, len, (off_t)v->start) == (ssize_t)len;
@@ -487,6 +497,37 @@ static bool unknown_is(const struct bzs_proc *u, uint64_t image)
 	return !image || (u->start_known && bzs_image_started_at(image, u->start_ticks));
 }
 
+/* The maps of p read through one of its live threads, p->via set to it;
+ * NULL when none has any (the whole process is a zombie). */
+static char *maps_via_thread(struct bzs_proc *p, size_t *len)
+{
+	char path[64], *buf = NULL;
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)p->pid);
+	dir = opendir(path);
+	if (!dir)
+		return NULL;
+	while (!buf && (d = readdir(dir))) {
+		char *e;
+		long tid = strtol(d->d_name, &e, 10);
+
+		if (e == d->d_name || *e || tid <= 0 || tid > INT32_MAX || tid == p->pid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%ld/maps", (int)p->pid, tid);
+		buf = bzs_read_proc(path, BZS_PROC_MAX, len);
+		if (buf && !*len) {
+			free(buf);
+			buf = NULL;
+		}
+		if (buf)
+			p->via = (pid_t)tid;
+	}
+	closedir(dir);
+	return buf;
+}
+
 int bzs_proc_refresh(blaze_symbolizer *s, struct bzs_proc *p, bool eager,
 		     const struct bzs_proc_opts *o)
 {
@@ -502,9 +543,21 @@ int bzs_proc_refresh(blaze_symbolizer *s, struct bzs_proc *p, bool eager,
 		p->gone = true;
 		return -ESRCH;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->pid);
+	proc_path(p, path, sizeof(path), "maps");
 	errno = 0;
 	buf = bzs_read_proc(path, BZS_PROC_MAX, &len);
+	if ((buf && !len) || (!buf && p->via)) {
+		/* empty: a zombie, or a first thread that ended alone (the
+		 * process lives on in its other threads); or the thread read
+		 * through has ended */
+		free(buf);
+		p->via = 0;
+		buf = maps_via_thread(p, &len);
+		if (!buf) {
+			p->gone = true;
+			return -ESRCH;
+		}
+	}
 	if (!buf) {
 		int err = errno ? errno : EIO;
 
@@ -628,7 +681,7 @@ struct bzs_perfmap *bzs_proc_perfmap(blaze_symbolizer *s, struct bzs_proc *p)
 			snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)ns_pid(p->pid));
 			p->pm_path = strdup(path);
 		}
-		snprintf(root, sizeof(root), "/proc/%d/root", (int)p->pid);
+		proc_path(p, root, sizeof(root), "root");
 		src.root = root;
 		src.path = p->pm_path;
 		src.owner = p->pm_owner;

@@ -142,10 +142,13 @@ if wait_line "$WL_OUT" '^leader gone'; then
 	run_released "$T/lx.out" "$T/lx.err" tracing 'touch "$WL_GOFILE"' \
 		"$BIN/offcputime" -p "$WL_PID" --state S -j
 	check_eq "offcputime -p A, A's first thread gone, the process alive: exit 0" "$RUN_RC" 0
-	# (counted by comm: /proc/A/maps of a zombie first thread is empty, so
-	# its frames are not named)
 	check_eq "offcputime -p A, A's first thread gone: the other thread's $N blocks, exactly" \
 		"$(jq_ lx "sum(s['count'] for s in d['stacks'] if s['comm'] == 'lx_worker')")" $N
+	# its frames named: /proc/A/maps of a zombie first thread is empty, the
+	# symbolizer reads the memory through a live thread (task/TID); the
+	# original code printed them [unknown]
+	check_eq "offcputime -p A, A's first thread gone: the $N blocks in leader_exit_block, named" \
+		"$(jq_ lx "sum(s['count'] for s in d['stacks'] if any('leader_exit_block' in f for f in s['user_stack']))")" $N
 	check_grep "offcputime -p A, A's first thread gone: stopped by itself once the process exited" \
 		'every traced process has exited' "$T/lx.err"
 else
