@@ -379,8 +379,10 @@ check_eq "busy: blocks counted exactly (5)" \
 	"$(json_get "$T/j9" "[c['count'] for c in d['checks'] if c['check'] == 'blocks'][0] + d['losses']['interval_end_unseen']")" 5
 check_eq "busy: the timeline keeps 500 of the thread's events" \
 	"$(json_get "$T/j9" "len([e for e in d['events'] if e['tid'] == $HOT_TID])")" 500
+# (events also holds the steps of stolen time the per-CPU readings made,
+# not records: on a loaded VM there are some)
 check_eq "busy: kept + not kept = every event of the window" \
-	"$(json_get "$T/j9" "d['timeline']['kept'] + d['timeline']['not_kept'] == d['timeline']['events'] and d['timeline']['kept'] == len(d['events']) and d['timeline']['not_kept'] >= $BK - 500")" True
+	"$(json_get "$T/j9" "d['timeline']['kept'] + d['timeline']['not_kept'] == d['timeline']['events'] and d['timeline']['kept'] == len([e for e in d['events'] if e['kind'] != 'steal']) and d['timeline']['not_kept'] >= $BK - 500")" True
 check_eq "busy: the kernel counted the syscalls and sent about 500 of them as records" \
 	"$(json_get "$T/j9" "d['timeline']['counted_in_kernel'] >= $BK and 500 <= d['timeline']['counted_in_kernel'] - d['timeline']['counted_in_kernel_not_sent'] <= 500 + 8")" True
 check "busy: the JSON holds under 40 bytes per counted event" \
