@@ -176,8 +176,14 @@ check_nogrep "--dwarf: no stack reported as not unwound" 'could not be unwound' 
 start_wl_held nofp_faulter 300
 run_held "$T/j13" "$T/e13j" "$PF" --dwarf -p "$WL_PID" -j -d 20
 check "--dwarf: JSON parses" json_ok "$T/j13"
-check_eq "--dwarf JSON: the same shape, exactly the 300 faults on [anon] under nofp_fault_inner" \
-	"$(json_get "$T/j13" "sum(e['count'] for e in d['faults'] if e['user_stack'][-2:-1] == ['nofp_fault_inner'] and 'memset' in e['user_stack'][-1] and e['mapping'] == '[anon]')")" 300
+# (exactly the faults the kernel counted for the workload's call, from its
+# "minflt" line: 300, or more when a page had to be faulted again, as
+# under load it can (301 once with both CPUs busy, against 300 wanted))
+minflt=$(sed -n 's/^minflt //p' "$WL_OUT")
+check_eq "--dwarf JSON: the same shape, exactly the workload's faults (its minflt) under nofp_fault_inner" \
+	"$(json_get "$T/j13" "sum(e['count'] for e in d['faults'] if 'nofp_fault_inner' in e['user_stack'])")" "${minflt:-none}"
+check_eq "--dwarf JSON: at least the 300 faults on [anon] under nofp_fault_inner, in memset" \
+	"$(json_get "$T/j13" "300 <= sum(e['count'] for e in d['faults'] if e['user_stack'][-2:-1] == ['nofp_fault_inner'] and 'memset' in e['user_stack'][-1] and e['mapping'] == '[anon]') <= $minflt")" True
 check_eq "--dwarf JSON: the totals count them" "$(json_get "$T/j13" "d['totals']['faults'] >= 300")" True
 check_eq "--dwarf JSON: no loss" "$(json_get "$T/j13" "sum(d['losses'].values())")" 0
 start_wl_held nofp_faulter 300
