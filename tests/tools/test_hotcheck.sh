@@ -156,10 +156,14 @@ diag_run() {
 	wait_wl
 }
 # hc_real_stdin ARGS...: hotcheck ARGS reading --correlate - on stdin, the
-# late file of c2 with CLOCK_REALTIME timestamps (integer ns: mono + the
+# requests of c2 with CLOCK_REALTIME timestamps (integer ns: mono + the
 # offset between the clocks now), given once diag_hot has exited (the
-# late file written; hotcheck says so on stderr); its comment lines kept,
-# so that each request keeps its line number
+# late file written; hotcheck says so on stderr).  The requests: the late
+# file's (its comment lines kept, so that each keeps its line number),
+# then each period's slowest request that diag_latency printed (served in
+# the window whether or not any request was late: on a quiet machine the
+# fixed run has none late).  $T/c2.fed holds what was fed, on
+# CLOCK_MONOTONIC, line for line.
 hc_real_stdin() {
 	{
 		local i
@@ -167,6 +171,11 @@ hc_real_stdin() {
 			grep -q 'every traced process has exited' "$T/c2.err" 2>/dev/null && break
 			sleep 0.05
 		done
+		{
+			cat "$T/c2.late"
+			sed -n 's/^[0-9]*-[0-9]*s .* max= *\([0-9.]*\)us .*slowest served at \([0-9.]*\)$/\2 \1/p' \
+				"$WL_OUT" | awk '{ printf "%s %d\n", $1, $2 * 1000 }'
+		} >"$T/c2.fed"
 		python3 -c '
 import sys, time
 off = time.clock_gettime_ns(time.CLOCK_REALTIME) - time.clock_gettime_ns(time.CLOCK_MONOTONIC)
@@ -176,7 +185,7 @@ for l in open(sys.argv[1]):
         continue
     s, lat = l.split()
     sec, frac = s.split(".")
-    print(int(sec) * 10**9 + int(frac.ljust(9, "0")) + off, lat)' "$T/c2.late"
+    print(int(sec) * 10**9 + int(frac.ljust(9, "0")) + off, lat)' "$T/c2.fed"
 	} | "$HC" "$@"
 }
 # requests FILE: the request lines of a late file
@@ -297,7 +306,9 @@ for n, l in enumerate(open(sys.argv[2]), 1):
         mono[n] = int(sec) * 10**9 + int(frac.ljust(9, "0"))
 q = d["correlation"]["slow_requests"]
 print(len(mono) > 0 and len(q) == len(mono) and
-      len(set(r["end_mono_ns"] - mono[r["line"]] for r in q)) == 1)' "$T/b2/report.json" "$T/c2.late")" True
+      len(set(r["end_mono_ns"] - mono[r["line"]] for r in q)) == 1)' "$T/b2/report.json" "$T/c2.fed")" True
+check_eq "clock real: the requests fed are the late ones and one a period (3 periods of 1 s)" \
+	"$(requests "$T/c2.fed")" "$(($(requests "$T/c2.late") + 3))"
 check_eq "fixed: exit 1 (the CPU-level checks of this machine)" "$RUN_RC" 1
 check "fixed: the bundle's report parses" json_ok "$T/b2/report.json"
 check_eq "fixed: blocks SILENT" "$(row "$T/b2/report.json" blocks)" "True 0"
@@ -306,7 +317,7 @@ check_eq "fixed: no event of diag_stats" \
 check_eq "fixed: no request put on diag_stats or diag_flusher" \
 	"$(json_get "$T/b2/report.json" "[c['cause'] for c in d['correlation']['causes'] if '(tid $DSTATS)' in c['cause'] or '(tid $DFLUSH)' in c['cause']]")" "[]"
 check_eq "fixed: every request of the file is in the correlation" \
-	"$(json_get "$T/b2/report.json" "d['correlation']['explained'] + d['correlation']['unexplained']")" "$(requests "$T/c2.late")"
+	"$(json_get "$T/b2/report.json" "d['correlation']['explained'] + d['correlation']['unexplained']")" "$(requests "$T/c2.fed")"
 check_grep "fixed: the table says blocks is SILENT" '^blocks +SILENT' "$T/c2.out"
 check_grep "fixed: the baseline's table: blocks fixed" '^blocks +[0-9]+ .* SILENT +fixed$' "$T/c2.out"
 check_eq "fixed: the JSON baseline: blocks before found, after silent, fixed" \
