@@ -23,6 +23,41 @@ ARRAY_MAP(ustack_scratch, struct ustack_sample, 1);	/* number of possible CPUs *
 RINGBUF_MAP(ustack_rb, 1);	/* sized by user space */
 PERCPU_ARRAY_MAP(ustack_seq, __u64, 1);
 
+/* Copies size bytes of user stack from sp into s->stack, a page at a
+ * time: the part of sp's page, then whole pages.  A page that is not in
+ * memory (a read here cannot fault it in) is marked in s->absent and the
+ * rest still copied, since the callers' frames above it are what the
+ * unwinder needs.  Returns the bytes to send: up to the end of the last
+ * page read, at most size (0: none; the stack's top may come first).
+ * Unrolled, with constant page offsets past the first, so that every
+ * verifier (6.1's too) follows it in few states. */
+static __always_inline __u32 ustack_copy(struct ustack_sample *s, __u64 sp, __u32 size)
+{
+	__u32 first = USTACK_PAGE - (__u32)(sp & (USTACK_PAGE - 1));	/* 1..4096 */
+	__u32 absent = 0, end = 0, off;
+
+	if (size > USTACK_COPY_MAX)
+		size = USTACK_COPY_MAX;
+	if (first > size)
+		first = size;
+	if (bpf_probe_read_user(s->stack, first & (2 * USTACK_PAGE - 1), (void *)sp))
+		absent = 1;
+	else
+		end = first;
+#pragma unroll
+	for (int i = 1; i < USTACK_CHUNKS; i++) {
+		off = first + (__u32)(i - 1) * USTACK_PAGE;
+		if (off >= size || off > USTACK_COPY_MAX)
+			break;
+		if (bpf_probe_read_user(s->stack + off, USTACK_PAGE, (void *)(sp + off)))
+			absent |= 1u << i;
+		else
+			end = off + USTACK_PAGE;
+	}
+	s->absent = absent;
+	return end < size ? end : size;
+}
+
 /* Sends a sample of the current task; returns its sequence number (never
  * 0), or 0 when it could not be taken (counted as a lost user stack). */
 static __always_inline __u64 ustack_take(__u32 tgid, __u32 tid)
@@ -32,7 +67,6 @@ static __always_inline __u64 ustack_take(__u32 tgid, __u32 tid)
 	struct pt_regs *regs;
 	__u32 zero = 0, cpu = bpf_get_smp_processor_id(), len;
 	__u64 *seqp, seq;
-	long err = -1;
 
 	/* --dwarf needs both (5.15): the loader refuses it without them */
 	if (!kf_task_pt_regs || !kf_task_btf)
@@ -66,20 +100,7 @@ static __always_inline __u64 ustack_take(__u32 tgid, __u32 tid)
 	s->regs[6] = BPF_CORE_READ(regs, regs[21]);
 	s->regs[7] = BPF_CORE_READ(regs, regs[22]);
 #endif
-	/* the stack may end before the copy size: try shorter copies */
-	len = ustack_copy_size;
-	for (int i = 0; i < 4; i++) {
-		if (len > USTACK_COPY_MAX)
-			len = USTACK_COPY_MAX;
-		if (len < 64)
-			break;
-		err = bpf_probe_read_user(s->stack, len, (void *)s->regs[1]);
-		if (!err)
-			break;
-		len /= 4;
-	}
-	if (err)
-		len = 0;
+	len = ustack_copy(s, s->regs[1], ustack_copy_size);
 	seq = ++*seqp;
 	s->type = USTACK_EV_SAMPLE;
 	s->tgid = tgid;

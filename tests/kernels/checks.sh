@@ -248,6 +248,24 @@ kcheck_pfwatch() {
 	check_ge "pfwatch: faults in pf_touch_fresh_pages" "$s" 1
 	check_eq "pfwatch: faults in pf_touch_fresh_pages ($s) are /proc's minflt delta ($npg pages touched)" \
 		"$s" "$([ -n "$m0" ] && [ -n "$m1" ] && echo $((m1 - m0)) || echo "(no /proc reading: ${m0:-no gap seen}, ${m1:-no hold seen})")"
+	# --dwarf (bpf_task_pt_regs: 5.15): a stack that grows by 6 fresh
+	# pages, each fault with the pages above it not in memory yet: every
+	# fault of the call (the workload's minflt) with its whole chain.
+	# Before 5.15: refused, exit 3
+	local kv mf
+	kv=$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')
+	start_wl_held nofp_stackgrow 6
+	kc_held "$j.d" "$j.derr" "$BIN/pfwatch" --dwarf --stack-copy-size 32768 -p "$WL_PID" -j -d 60
+	if [ "$kv" -lt 5015 ]; then
+		check_eq "pfwatch --dwarf: refused before 5.15 (exit 3)" "$RUN_RC" 3
+		return
+	fi
+	check_eq "pfwatch --dwarf: exits 0" "$RUN_RC" 0
+	[ "$RUN_RC" = 0 ] || kc_note "$j.derr"
+	mf=$(sed -n 's/^minflt //p' "$WL_OUT")
+	kc_jv "$j.d" "sum(e['count'] for e in d['faults'] if e['mapping'] == '[stack]' and e['user_stack'][:1] == ['_start'] and e['user_stack'][3:6] == ['main', 'nofp_grow_outer', 'nofp_grow_inner'])"
+	check_ge "pfwatch --dwarf: faults of a growing stack, whole from _start" "${JV[0]}" 3
+	check_eq "pfwatch --dwarf: they are the workload's minflt" "${JV[0]}" "${mf:-none}"
 }
 
 # (pfwatch's release) m0: /proc's minflt once the workload sleeps its gap

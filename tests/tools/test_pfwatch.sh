@@ -193,6 +193,23 @@ check_grep "--dwarf with a 64-byte copy: stacks end in a marked frame" \
 check_range "--dwarf with a 64-byte copy: every fault still counted" \
 	"$(folded_sum 'truncated.*memset' "$T/f13s")" 300 310
 check_grep "--dwarf with a 64-byte copy: the count is reported" 'could not be unwound to the end' "$T/e13s"
+# a stack that grows: nofp_grow_inner takes 6 pages of stack never touched
+# (alloca) and fills them from the lowest up, so each fault is taken with
+# the pages above it, up to its callers' frames, not in memory yet (and
+# at the first, the page at sp itself).  The copy leaves those pages out
+# and keeps its callers' frames: every fault of the call (the workload's
+# minflt) has its whole chain.  (Before, the copy failed whole at the
+# first page missing and every stack ended in "[truncated: stack copy too
+# short]", even with the largest copy.)
+start_wl_held nofp_stackgrow 6
+run_held "$T/j13g" "$T/e13g" "$PF" --dwarf --stack-copy-size 32768 -p "$WL_PID" -j -d 20
+minflt=$(sed -n 's/^minflt //p' "$WL_OUT")
+check_eq "--dwarf, a stack growing: the workload took 3 to 7 faults on its fresh stack pages" \
+	"$(python3 -c 'import sys; print(3 <= int(sys.argv[1] or 0) <= 7)' "$minflt")" True
+check_eq "--dwarf, a stack growing: every fault (its minflt) on [stack], whole from _start to nofp_grow_inner" \
+	"$(json_get "$T/j13g" "sum(e['count'] for e in d['faults'] if e['mapping'] == '[stack]' and e['user_stack'][:1] == ['_start'] and e['user_stack'][3:6] == ['main', 'nofp_grow_outer', 'nofp_grow_inner'])")" "${minflt:-none}"
+check_nogrep "--dwarf, a stack growing: no stack truncated" 'truncated' "$T/j13g"
+check_nogrep "--dwarf, a stack growing: none reported as not unwound" 'could not be unwound' "$T/e13g"
 check_rc "--stack-copy-size without --dwarf exits 2" 2 "$PF" --stack-copy-size 4096 -d 1
 check_grep "... naming it" 'stack-copy-size' "$T/rc.err"
 check_rc "--stack-copy-size out of range exits 2" 2 "$PF" --dwarf --stack-copy-size 100000 -d 1

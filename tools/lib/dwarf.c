@@ -23,7 +23,7 @@ struct proc {
 	bool attached;
 	/* the sample being unwound, and what went wrong reading it */
 	const struct ustack_sample *cur;
-	bool out_of_copy;
+	bool out_of_copy, page_absent;	/* the walk read past the copy, or a page not in it */
 };
 
 #define DW_MAX_FRAMES 127
@@ -104,14 +104,36 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
 	return p->cur && (pid_t)p->cur->tid == tid;
 }
 
-/* Only the stack copy is memory: anything else ends the walk */
+/* The page of the copy that holds addr (0: the one at sp) */
+static unsigned copy_page(__u64 sp, __u64 addr)
+{
+	__u64 first_end = (sp | (USTACK_PAGE - 1)) + 1;
+
+	return addr < first_end ? 0 : 1 + (unsigned)((addr - first_end) / USTACK_PAGE);
+}
+
+/* Only the stack copy is memory, without its absent pages: anything else
+ * ends the walk */
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct proc *p = arg;
 	const struct ustack_sample *s = p->cur;
 	__u64 sp = s->regs[USTACK_SP];
+	unsigned first, last;
 
-	if (addr < sp || addr + sizeof(*result) > sp + s->len || addr + sizeof(*result) < addr) {
+	if (addr < sp || addr + sizeof(*result) < addr) {
+		p->out_of_copy = true;
+		return false;
+	}
+	/* a page BPF could not read (also past the last one sent) */
+	first = copy_page(sp, addr);
+	last = copy_page(sp, addr + sizeof(*result) - 1);
+	if (first < USTACK_CHUNKS && (s->absent & ((2u << (last < USTACK_CHUNKS ? last :
+							     USTACK_CHUNKS - 1)) - (1u << first)))) {
+		p->page_absent = true;
+		return false;
+	}
+	if (addr + sizeof(*result) > sp + s->len) {
 		p->out_of_copy = true;
 		return false;
 	}
@@ -230,7 +252,8 @@ __u32 dwunw_on_record(struct dwunw *u, const void *data, size_t size)
 {
 	__u32 type = size >= sizeof(__u32) ? *(const __u32 *)data : 0;
 
-	if (type == USTACK_EV_SAMPLE && size >= offsetof(struct ustack_sample, stack))
+	if (type == USTACK_EV_SAMPLE && size >= offsetof(struct ustack_sample, stack) &&
+	    ((const struct ustack_sample *)data)->len <= size - offsetof(struct ustack_sample, stack))
 		dwunw_add_sample(u, data);
 	return type;
 }
@@ -346,12 +369,15 @@ int dwunw_unwind(struct dwunw *u, const struct ustack_sample *s, __u64 *ips,
 		return max > 0 && ips[0] ? 1 : 0;
 	}
 	p->cur = s;
-	p->out_of_copy = false;
+	p->out_of_copy = p->page_absent = false;
 	rc = dwfl_getthread_frames(p->dwfl, s->tid, on_frame, &w);
 	p->cur = NULL;
 	/* a read beyond the copy ends libdw's walk quietly (rc 0 or -1):
 	 * check it first */
-	if (p->out_of_copy) {
+	if (p->page_absent) {
+		*end = DWUNW_PAGE_ABSENT;
+		u->st.absent++;
+	} else if (p->out_of_copy) {
 		*end = DWUNW_COPY_SHORT;
 		u->st.truncated++;
 	} else if (w.n >= max) {
@@ -393,6 +419,8 @@ const char *dwunw_end_frame(enum dwunw_end end)
 	switch (end) {
 	case DWUNW_COPY_SHORT:
 		return "[truncated: stack copy too short]";
+	case DWUNW_PAGE_ABSENT:
+		return "[truncated: stack page not in memory]";
 	case DWUNW_NO_CFI:
 		return "[truncated: no unwind info]";
 	case DWUNW_TOO_DEEP:
@@ -413,10 +441,12 @@ void dwunw_report(const struct dwunw *u)
 		return;
 	msg_warn("--dwarf: %llu of %llu user stacks could not be unwound to the "
 		 "end (%llu stack copy too short: raise --stack-copy-size; "
+		 "%llu with a frame on a page not in memory; "
 		 "%llu without unwind info; %llu process gone); they end in a "
 		 "[truncated: ...] frame",
 		 (unsigned long long)bad, (unsigned long long)st->samples,
-		 (unsigned long long)st->truncated, (unsigned long long)st->no_cfi,
+		 (unsigned long long)st->truncated, (unsigned long long)st->absent,
+		 (unsigned long long)st->no_cfi,
 		 (unsigned long long)st->no_process);
 }
 

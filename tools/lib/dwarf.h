@@ -15,10 +15,11 @@ enum dwunw_end {
 	DWUNW_NO_CFI,		/* a frame without unwind info (JIT, stripped .eh_frame) */
 	DWUNW_TOO_DEEP,		/* more frames than room */
 	DWUNW_NO_PROCESS,	/* the process's maps could not be read */
+	DWUNW_PAGE_ABSENT,	/* a frame on a page of the copy not in memory */
 };
 
 struct dwunw_stats {
-	__u64 samples, complete, truncated, no_cfi, no_process;
+	__u64 samples, complete, truncated, absent, no_cfi, no_process;
 };
 
 struct dwunw;
