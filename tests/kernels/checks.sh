@@ -251,13 +251,14 @@ kcheck_pfwatch() {
 	# --dwarf (bpf_task_pt_regs: 5.15): a stack that grows by 6 fresh
 	# pages, each fault with the pages above it not in memory yet: every
 	# fault of the call (the workload's minflt) with its whole chain.
-	# Before 5.15: refused, exit 3
+	# Before 5.15 (or with task_pt_regs turned off, as test_kernel_compat
+	# does): refused, exit 3
 	local kv mf
 	kv=$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')
 	start_wl_held nofp_stackgrow 6
 	kc_held "$j.d" "$j.derr" "$BIN/pfwatch" --dwarf --stack-copy-size 32768 -p "$WL_PID" -j -d 60
-	if [ "$kv" -lt 5015 ]; then
-		check_eq "pfwatch --dwarf: refused before 5.15 (exit 3)" "$RUN_RC" 3
+	if [ "$kv" -lt 5015 ] || [[ ",${SUITE_KFEAT_OFF:-}," == *,task_pt_regs,* ]]; then
+		check_eq "pfwatch --dwarf: refused before 5.15, or without bpf_task_pt_regs (exit 3)" "$RUN_RC" 3
 		return
 	fi
 	check_eq "pfwatch --dwarf: exits 0" "$RUN_RC" 0
