@@ -173,9 +173,13 @@ done
 # docs/diagnosis.md's findings, checked on its workload: a 3 s run of
 # diag_latency with the intruder and the lock held under I/O (2 flushes,
 # at 1.25 s and 2.25 s, while diag_hot runs), the tools attached before
-# the workload is released
-start_wl_held diag_latency 1 3 1 1 3
+# the workload is released.  At the highest priority, in an autogroup of
+# its own (as test_hotcheck runs it): with both CPUs busy, diag_hot must
+# still be asking for the lock while the flusher holds it
+WL_GOFILE=$(mktemp -u "$T/go.XXXXXX")
+WL_GO=$WL_GOFILE start_cmd nice -n -20 setsid "$WL/diag_latency" 1 3 1 1 3
 read -r DPID DHOT DSTATS DFLUSH <"$WL_OUT"
+echo -20 >/proc/"$DPID"/autogroup
 "$BIN/wakers" -t "$DHOT" -j -d 30 >"$T/dg.wk" 2>"$T/dg.wk.err" &
 wk=$!
 # (--state S: the blocks on the lock; a preemption by the intruder while
