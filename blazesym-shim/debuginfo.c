@@ -557,10 +557,3 @@ bool bzs_dwarf_inlined(struct bzs_dwarf *d, uint64_t vaddr, bool demangle, unsig
 	*n = (size_t)k;
 	return true;
 }
-
-void bzs_inl_free(struct bzs_inl *inl, size_t n)
-{
-	for (size_t i = 0; inl && i < n; i++)
-		free(inl[i].name);
-	free(inl);
-}

@@ -265,6 +265,7 @@ struct bzs_inl {
 bool bzs_dwarf_inlined(struct bzs_dwarf *d, uint64_t vaddr, bool demangle, unsigned dmgl_flags,
 		       struct bzs_inl **out,
 		       size_t *n, struct bzs_inl *outer);
+/* (in util.c, with the results that hold them) */
 void bzs_inl_free(struct bzs_inl *inl, size_t n);
 
 /* ---- maps.c ---- */

@@ -232,6 +232,14 @@ blaze_syms *bzs_build_syms(const struct bzs_res *t, size_t n)
 	return r;
 }
 
+/* (debuginfo.c makes them: the results free them) */
+void bzs_inl_free(struct bzs_inl *inl, size_t n)
+{
+	for (size_t i = 0; inl && i < n; i++)
+		free(inl[i].name);
+	free(inl);
+}
+
 const blaze_syms *bzs_call_done_res(blaze_syms *r, struct bzs_res *t, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

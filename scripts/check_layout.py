@@ -7,7 +7,15 @@
   2. every module of tools/lib/ (X.c and X.h) is used by two tools or more,
      directly or through other modules of tools/lib/;
   3. each tool's main() is at most MAIN_MAX lines, from its first line to
-     its closing brace.
+     its closing brace;
+  4. only tools/lib/ includes the symbolizer's API (blazesym.h): a tool
+     names addresses through the library's modules;
+  5. no circle among the modules of tools/lib/ (X.c and X.h), nor among
+     the files of blazesym-shim/ (a header without a source is no module
+     of its own): module A depends on B when A's files
+     include B's header or A's files (or the macros of the headers they
+     include) call a function B's source defines (comments and strings
+     left out).
 
 Usage: check_layout.py [ROOT]. Prints one line per violation, and exits 1
 if there is any, else 0."""
@@ -17,11 +25,108 @@ import sys
 
 MAIN_MAX = 60
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+# comments, string and character literals (left out before looking for calls)
+NOISE = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+# a function defined at the start of a line, not static: its name
+DEFINED = re.compile(r'^(?!static\b)[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\([^;{]*\)\s*\{', re.M)
+CALL = re.compile(r'\b([A-Za-z_]\w*)\s*\(')
 
 
 def includes(path):
     with open(path, errors="replace") as f:
         return [os.path.basename(h) for h in INCLUDE.findall(f.read())]
+
+
+def source(path):
+    with open(path, errors="replace") as f:
+        return NOISE.sub(" ", f.read())
+
+
+def macros(path):
+    """The text of the #define directives of a header (declarations in a
+    header are no calls; a macro's body is)"""
+    out, more = [], False
+    for line in source(path).split("\n"):
+        if more or re.match(r"\s*#\s*define\b", line):
+            out.append(line)
+            more = line.rstrip().endswith("\\")
+    return "\n".join(out)
+
+
+def circles(d):
+    """The circles among the modules of folder d (each as a list of
+    names, the first repeated at the end), by includes and calls"""
+    files = sorted(f for f in os.listdir(d) if f.endswith((".c", ".h")))
+    # a header without a source (internal.h, vec.h) is no module: who
+    # includes it makes the calls of its macros
+    modules = sorted({os.path.splitext(f)[0] for f in files if f.endswith(".c")})
+    defined = {}
+    for m in modules:
+        p = os.path.join(d, m + ".c")
+        if os.path.isfile(p):
+            for name in DEFINED.findall(source(p)):
+                defined.setdefault(name, m)
+    # the calls a file makes: its own, and those of the macros of the
+    # headers of this folder it includes
+    calls = {f: set(CALL.findall(source(os.path.join(d, f)) if f.endswith(".c")
+                                 else macros(os.path.join(d, f)))) for f in files}
+    deps = {m: set() for m in modules}
+    for f in files:
+        m = os.path.splitext(f)[0]
+        if m not in deps:
+            continue
+        heads = [h for h in includes(os.path.join(d, f)) if h in calls]
+        deps[m] |= {os.path.splitext(h)[0] for h in heads if os.path.splitext(h)[0] in deps}
+        made = calls[f].union(*(calls[h] for h in heads))
+        deps[m] |= {defined[c] for c in made if c in defined}
+    for m in modules:
+        deps[m].discard(m)
+    # strongly connected components (Tarjan), each reported by one circle
+    index, low, stack, on, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(deps[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = set()
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.add(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(cycle_in(comp, deps))
+
+    for m in modules:
+        if m not in index:
+            visit(m)
+    return found
+
+
+def cycle_in(comp, deps):
+    """One circle through the first module of comp (sorted), within comp"""
+    start = min(comp)
+    prev, todo = {start: None}, [start]
+    while todo:
+        v = todo.pop(0)
+        for w in sorted(deps[v] & comp):
+            if w == start:
+                path = [v]
+                while prev[path[-1]]:
+                    path.append(prev[path[-1]])
+                return list(reversed(path)) + [start]
+            if w not in prev:
+                prev[w] = v
+                todo.append(w)
+    return sorted(comp)
 
 
 def main(root):
@@ -93,6 +198,21 @@ def main(root):
         n = end - start + 1
         if n > MAIN_MAX:
             bad.append(f"tools/{t}/{t}.c: main() is {n} lines, more than {MAIN_MAX}")
+
+    # 4. who includes the symbolizer's API
+    for t in sorted(os.listdir(tools_dir)):
+        folder = os.path.join(tools_dir, t)
+        if t == "lib" or not os.path.isdir(folder):
+            continue
+        for f in sorted(os.listdir(folder)):
+            if f.endswith((".c", ".h")) and "blazesym.h" in includes(os.path.join(folder, f)):
+                bad.append(f"tools/{t}/{f} includes blazesym.h: name addresses through tools/lib/")
+
+    # 5. circles
+    for d in ("tools/lib", "blazesym-shim"):
+        if os.path.isdir(os.path.join(root, d)):
+            for c in circles(os.path.join(root, d)):
+                bad.append(f"{d}: a circle: {' -> '.join(c)}")
 
     for b in bad:
         print(b)

@@ -57,7 +57,8 @@ static int is_safe(const char *s)
 static int round_trips(const char *raw)
 {
 	char back[1024];
-	char *s = esc_dup(raw);
+	size_t size = ESC_SIZE(strlen(raw));
+	char *s = esc_str(malloc(size), size, raw);
 	int ok = is_safe(s) && unescape(s, back) == strlen(raw) && !strcmp(back, raw) &&
 		 esc_needed(raw) == !!strcmp(s, raw);
 

@@ -41,19 +41,19 @@ int main(void)
 	CHECK(proc_read(buf, sizeof(buf), "/proc/%u/comm", 0x7ffffff0) == -1,
 	      "proc_read: -1 when unreadable");
 
-	proc_pids(&pids);
-	CHECK(id_list_has(&pids, me) && id_list_has(&pids, 1), "proc_pids: init and this one");
+	id_list_add_pids(&pids);
+	CHECK(id_list_has(&pids, me) && id_list_has(&pids, 1), "id_list_add_pids: init and this one");
 	pthread_mutex_lock(&hold);
 	pthread_create(&t, NULL, waiter, NULL);
-	CHECK(!proc_threads(me, NULL, &tids) && tids.n == 2 && id_list_has(&tids, me),
-	      "proc_threads: both threads of this process");
+	CHECK(!id_list_add_threads(me, NULL, &tids) && tids.n == 2 && id_list_has(&tids, me),
+	      "id_list_add_threads: both threads of this process");
 	tids.n = 0;
 	id_list_add(&skip, me);
-	CHECK(!proc_threads(me, &skip, &tids) && tids.n == 1 && !id_list_has(&tids, me),
-	      "proc_threads: skip left out");
+	CHECK(!id_list_add_threads(me, &skip, &tids) && tids.n == 1 && !id_list_has(&tids, me),
+	      "id_list_add_threads: skip left out");
 	pthread_mutex_unlock(&hold);
 	pthread_join(t, NULL);
-	CHECK(proc_threads(0x7ffffff0, NULL, &tids) == -1, "proc_threads of no process: -1");
+	CHECK(id_list_add_threads(0x7ffffff0, NULL, &tids) == -1, "id_list_add_threads of no process: -1");
 
 	CHECK(status_u64(status, "Tgid") == 4321, "status: Tgid");
 	CHECK(status_u64(status, "VmRSS") == 1234, "status: a field, not a name that looks like one");

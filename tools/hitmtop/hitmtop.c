@@ -23,7 +23,7 @@
 #include "kfeat.h"
 #include "bpfmaps.h"
 #include "mapiter.h"
-#include "blazesym.h"
+#include "addrname.h"
 #include "model.h"
 #include "pmu.h"
 #include "events.h"
@@ -209,7 +209,7 @@ static int tool_init(struct lifecycle *lc)
 {
 	if (hitm_sym_init(&tool.sym))
 		die_unsupported("cannot create the symbolizer: %s",
-				blaze_err_str(blaze_err_last()));
+				addrname_error());
 	hitm_agg_init(&tool.agg);
 	hitm_agg_bound(&tool.agg, env.max_lines);
 	return 0;
@@ -321,12 +321,9 @@ void hitmtop_replay_cleanup(struct lifecycle *lc)
 static int on_announce(void *ctx, void *data, size_t size)
 {
 	const struct announce_event *e = data;
-	blaze_cache_src_process src = { .type_size = sizeof(src), .cache_vmas = true };
 
-	if (size >= sizeof(*e) && e->type == ANNOUNCE_EV_NEW_PROCESS) {
-		src.pid = e->tgid;
-		blaze_symbolize_cache_process(tool.sym.sym, &src);
-	}
+	if (size >= sizeof(*e) && e->type == ANNOUNCE_EV_NEW_PROCESS)
+		addrname_cache_process(tool.sym.sym, e->tgid);
 	return 0;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "sym.h"
+#include "addrname.h"
 #include "msg.h"
 #include "opts.h"
 #include "hashmap.h"
@@ -22,7 +23,7 @@ struct hitm_symname *hitm_sym_find(struct hitm_symcache *s, uint32_t pid, uint64
 }
 
 static void sym_put(struct hitm_symcache *s, uint32_t pid, uint64_t addr, bool data,
-		    const blaze_sym *b)
+		    const struct addrname_result *b)
 {
 	struct hitm_symname *e = hashmap_get(s->names, SYM_KEY(pid, addr, data), NULL);
 	char buf[1024];
@@ -40,23 +41,32 @@ static void sym_put(struct hitm_symcache *s, uint32_t pid, uint64_t addr, bool d
 		const char *m = b->module[0] == '/' ? strrchr(b->module, '/') + 1 : b->module;
 
 		e->where = strdup(m);
-	} else if (!data && b && b->code_info.file && b->code_info.line) {
-		snprintf(buf, sizeof(buf), "%s:%u", b->code_info.file, b->code_info.line);
+	} else if (!data && b && b->file && b->line) {
+		snprintf(buf, sizeof(buf), "%s:%u", b->file, b->line);
 		e->where = strdup(buf);
 	}
+}
+
+/* What addrname_process() hands each address to */
+struct put_ctx {
+	struct hitm_symcache *s;
+	uint32_t pid;
+	const uint64_t *addrs;
+	bool data;
+};
+
+static void put_named(void *arg, size_t i, const struct addrname_result *r)
+{
+	struct put_ctx *c = arg;
+
+	sym_put(c->s, c->pid, c->addrs[i], c->data, r);
 }
 
 /* Name every address of pid not named yet, in one call per kind */
 void hitm_sym_resolve(struct hitm_symcache *s, uint32_t pid, const uint64_t *addrs,
 			size_t n, bool data)
 {
-	blaze_symbolize_src_process src = {
-		.type_size = sizeof(src),
-		.pid = pid,
-		.debug_syms = true,
-	};
 	uint64_t *miss = xcalloc(n ? n : 1, sizeof(*miss));
-	const blaze_syms *r = NULL;
 	size_t nmiss = 0;
 	bool alive = pid_alive(pid);
 
@@ -68,26 +78,23 @@ void hitm_sym_resolve(struct hitm_symcache *s, uint32_t pid, const uint64_t *add
 		if (!dup && !hitm_sym_find(s, pid, addrs[i], data))
 			miss[nmiss++] = addrs[i];
 	}
-	if (nmiss && alive)
-		r = data ? blaze_symbolize_process_data_addrs(s->sym, &src, miss, nmiss)
-			 : blaze_symbolize_process_abs_addrs(s->sym, &src, miss, nmiss);
-	/* a process gone before it was named stays unnamed */
-	for (size_t i = 0; i < nmiss; i++) {
-		static const blaze_sym none;
+	if (alive) {
+		struct put_ctx c = { s, pid, miss, data };
 
-		sym_put(s, pid, miss[i], data, !alive ? NULL : r && i < r->cnt ? &r->syms[i] : &none);
+		addrname_process(s->sym, pid, miss, nmiss, data, put_named, &c);
+	} else {
+		/* a process gone before it was named stays unnamed */
+		for (size_t i = 0; i < nmiss; i++)
+			sym_put(s, pid, miss[i], data, NULL);
 	}
-	blaze_syms_free(r);
 	free(miss);
 }
 
 int hitm_sym_init(struct hitm_symcache *s)
 {
-	blaze_symbolizer_opts o = { .type_size = sizeof(o), .code_info = true, .demangle = true };
-
 	memset(s, 0, sizeof(*s));
 	s->names = hashmap_new(sizeof(struct sym_key), sizeof(struct hitm_symname));
-	s->sym = blaze_symbolizer_new_opts(&o);
+	s->sym = addrname_new();
 	return s->sym ? 0 : -1;
 }
 
@@ -104,7 +111,7 @@ void hitm_sym_free(struct hitm_symcache *s)
 	if (s->names)
 		hashmap_each(s->names, name_free, NULL);
 	hashmap_free(s->names);
-	blaze_symbolizer_free(s->sym);
+	addrname_free(s->sym);
 }
 
 /* Every address the shown lines need, per process */

@@ -9,7 +9,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "blazesym.h"
 #include "model.h"
 
 /* The names of (pid, addr, data or code), in a hash map */
@@ -18,12 +17,14 @@ struct hitm_symname {
 	char *where;	/* data: mapping ("[heap]", file); code: "file.c:40" */
 };
 
+struct addrname;
+
 struct hitm_symcache {
-	blaze_symbolizer *sym;
+	struct addrname *sym;
 	struct hashmap *names;	/* -> struct hitm_symname */
 };
 
-/* 0, or -1 when the symbolizer cannot be created (blaze_err_last()) */
+/* 0, or -1 when the symbolizer cannot be created (addrname_error()) */
 int hitm_sym_init(struct hitm_symcache *s);
 void hitm_sym_free(struct hitm_symcache *s);
 /* Name every address of pid not named yet (data: variables; else code) */

@@ -168,7 +168,7 @@ static void hot_threads(struct id_list *out)
 	for (size_t i = 0; i < env.c.tids.n; i++)
 		id_list_add(out, env.c.tids.ids[i]);
 	for (size_t i = 0; i < env.c.pids.n; i++)
-		proc_threads(env.c.pids.ids[i], out, out);
+		id_list_add_threads(env.c.pids.ids[i], out, out);
 }
 
 /* The CPUs the hot threads may run on (without -C) */
@@ -321,7 +321,7 @@ int hotcheck_configure(struct lifecycle *lc)
 	skel->rodata->pc_by_rq = irqctx_percpu_layout(&skel->rodata->pc_from_rq,
 						      &skel->rodata->cpu_from_rq);
 	if (kfeat_has(KF_STEAL_TIME))
-		skel->rodata->steal_rq_delta = steal_rq_delta();
+		skel->rodata->steal_rq_delta = kfeat_steal_rq_delta();
 	lifecycle_size_stacks(lc, &s);
 	map_resize_opt(skel->maps.events, (uint32_t)rb_size, "--ringbuf-kb", env.ringbuf_kb);
 	bpf_disable_missing_tps(skel->obj, missing, sizeof(missing));

@@ -3,7 +3,7 @@
 #include "cpulist.h"
 #include "msg.h"
 #include "procfs.h"
-#include "opts.h"
+#include "parse.h"
 #include "vec.h"
 
 #include <ctype.h>

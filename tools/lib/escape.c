@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "escape.h"
-#include "msg.h"
-#include "xalloc.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -121,12 +119,6 @@ char *esc_str(char *buf, size_t size, const char *s)
 	}
 	buf[o] = 0;
 	return buf;
-}
-
-char *esc_dup(const char *s)
-{
-	size_t size = ESC_SIZE(strlen(s));
-	return esc_str(xmalloc(size), size, s);
 }
 
 size_t esc_plain_len(const char *s, size_t n)

@@ -35,8 +35,6 @@ size_t esc_step(const char *s, size_t n, char out[16], size_t *used);
  * it is cut between two characters and ends in "..."; an escape or a
  * character is never cut.  Returns buf. */
 char *esc_str(char *buf, size_t size, const char *s);
-/* The escaped form, allocated (exits on out of memory) */
-char *esc_dup(const char *s);
 /* The bytes at the start of s (n long) that escaping leaves as they are,
  * one by one: printable ASCII but the backslash (a fast path; what
  * follows goes through esc_step) */

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "kfeat.h"
 #include "msg.h"
-#include "steal.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -184,6 +183,67 @@ static bool inherit_thread_ok(void)
 	return true;
 }
 
+/* &steal_time - &runqueues in a CPU's per-CPU area, from the offsets of
+ * the two variables in the kernel BTF's section of per-CPU variables;
+ * 0 if either is missing, or a task's cfs_rq does not lead to its run
+ * queue (cfs_rq.rq: CONFIG_FAIR_GROUP_SCHED) */
+static int64_t rq_delta_of(const struct btf *b);
+
+int64_t kfeat_steal_rq_delta(void)
+{
+	static int64_t delta;
+	static bool known;
+
+	if (!known) {
+		delta = rq_delta_of(kernel_btf());
+		known = true;
+	}
+	return delta;
+}
+
+static int64_t rq_delta_of(const struct btf *b)
+{
+#if !defined(__x86_64__)
+	return 0;
+#endif
+	int st = -1, rq = -1, n;
+	int64_t off_st = -1, off_rq = -1;
+	bool cfs_rq_rq = false;
+
+	if (!b)
+		return 0;
+	st = btf__find_by_name_kind(b, "steal_time", BTF_KIND_VAR);
+	rq = btf__find_by_name_kind(b, "runqueues", BTF_KIND_VAR);
+	n = btf__type_cnt(b);
+	if (st <= 0 || rq <= 0)
+		return 0;
+	for (int id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(b, id);
+		const char *name = t ? btf__name_by_offset(b, t->name_off) : NULL;
+
+		if (t && btf_is_struct(t) && name && !strcmp(name, "cfs_rq")) {
+			const struct btf_member *m = btf_members(t);
+
+			for (int i = 0; i < btf_vlen(t); i++, m++)
+				if (!strcmp(btf__name_by_offset(b, m->name_off), "rq"))
+					cfs_rq_rq = true;
+		}
+		if (!t || !btf_is_datasec(t) || !name || strcmp(name, ".data..percpu"))
+			continue;
+		const struct btf_var_secinfo *v = btf_var_secinfos(t);
+
+		for (int i = 0; i < btf_vlen(t); i++, v++) {
+			if ((int)v->type == st)
+				off_st = v->offset;
+			if ((int)v->type == rq)
+				off_rq = v->offset;
+		}
+	}
+	if (!cfs_rq_rq || off_st < 0 || off_rq < 0 || off_st == off_rq)
+		return 0;
+	return off_st - off_rq;
+}
+
 /* The per-CPU variable steal_time, a struct kvm_steal_time, in the
  * kernel's BTF (x86 kernels built with CONFIG_KVM_GUEST, BTF with
  * per-CPU variables), and the way to it from a task: the per-CPU
@@ -202,7 +262,7 @@ static bool steal_time_ok(void)
 	t = t ? btf__type_by_id(b, t->type) : NULL;
 	return t && btf_is_struct(t) &&
 	       !strcmp(btf__name_by_offset(b, t->name_off), "kvm_steal_time") &&
-	       steal_rq_delta() != 0;
+	       kfeat_steal_rq_delta() != 0;
 #else
 	return false;
 #endif

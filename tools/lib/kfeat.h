@@ -9,6 +9,7 @@
 #define SUITE_KFEAT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct btf;
 struct bpf_object;
@@ -55,5 +56,9 @@ int kernel_tp_args(const char *tp);
 
 /* Before load: the object adapted to this kernel (see above) */
 void kfeat_apply(struct bpf_object *obj);
+/* For a tool's rodata steal_rq_delta (bpf/steal.bpf.h; tools/lib/steal.c
+ * reads it), before load: &steal_time - &runqueues in the per-CPU area,
+ * from the kernel's BTF; 0 if unknown */
+int64_t kfeat_steal_rq_delta(void);
 
 #endif

@@ -10,6 +10,7 @@
 #include "stackstore.h"
 #include "clock.h"
 #include "taskid.h"
+#include "suite.h"
 
 #include <argp.h>
 #include <errno.h>

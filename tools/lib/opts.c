@@ -2,7 +2,6 @@
 #include "opts.h"
 #include "kfeat.h"
 #include "msg.h"
-#include "bpfload.h"
 #include "output.h"
 #include <linux/types.h>
 #include "ustack.h"
@@ -14,150 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int parse_u64(const char *s, uint64_t min, uint64_t max, bool hex,
-	      uint64_t *out, char *err, size_t errlen)
-{
-	unsigned long long v;
-	char *end;
-	int base = 10;
-
-	if (!s || !*s)
-		return fail_msg(err, errlen, "empty number");
-	if (!isdigit((unsigned char)s[0]))
-		return fail_msg(err, errlen, "'%s' is not a non-negative number", s);
-	if (hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		if (!isxdigit((unsigned char)s[2]))
-			return fail_msg(err, errlen, "'%s' is not a number", s);
-	}
-	errno = 0;
-	v = strtoull(s, &end, base);
-	if (errno == ERANGE)
-		return fail_msg(err, errlen, "'%s' is too large", s);
-	if (*end)
-		return fail_msg(err, errlen, "'%s' is not a number", s);
-	if (v < min || v > max)
-		return fail_msg(err, errlen, "%s is out of range [%llu, %llu]", s,
-			    (unsigned long long)min, (unsigned long long)max);
-	*out = v;
-	return 0;
-}
-
-int parse_seconds(const char *s, double *out, char *err, size_t errlen)
-{
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return fail_msg(err, errlen, "empty duration");
-	if (!isdigit((unsigned char)s[0]) && s[0] != '.')
-		return fail_msg(err, errlen, "'%s' is not a positive number of seconds", s);
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || *end || !isfinite(v))
-		return fail_msg(err, errlen, "'%s' is not a number of seconds", s);
-	if (v <= 0 || v > 1e7)
-		return fail_msg(err, errlen, "%s seconds is out of range (0, 10000000]", s);
-	*out = v;
-	return 0;
-}
-
-void id_list_add(struct id_list *l, uint32_t id)
-{
-	if (id_list_has(l, id))
-		return;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 8;
-		uint32_t *p = realloc(l->ids, cap * sizeof(*p));
-
-		if (!p) {
-			perror("realloc");
-			exit(EXIT_USAGE);
-		}
-		l->ids = p;
-		l->cap = cap;
-		if (l->who) {
-			struct task_id *w = realloc(l->who, cap * sizeof(*w));
-
-			if (!w) {
-				perror("realloc");
-				exit(EXIT_USAGE);
-			}
-			l->who = w;
-		}
-	}
-	if (l->who)
-		memset(&l->who[l->n], 0, sizeof(*l->who));
-	l->ids[l->n++] = id;
-}
-
-bool id_list_has(const struct id_list *l, uint32_t id)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->ids[i] == id)
-			return true;
-	return false;
-}
-
-void id_list_free(struct id_list *l)
-{
-	free(l->ids);
-	free(l->who);
-	memset(l, 0, sizeof(*l));
-}
-
-void id_list_str(const struct id_list *l, char *buf, size_t size)
-{
-	size_t off = 0;
-
-	buf[0] = 0;
-	for (size_t i = 0; i < l->n; i++) {
-		int n = snprintf(buf + off, size - off, "%s%u", i ? "," : "",
-				 l->ids[i]);
-		if (n < 0 || (size_t)n >= size - off) {
-			if (size > 4)
-				strcpy(buf + size - 4, "...");
-			return;
-		}
-		off += n;
-	}
-}
-
-int split_list(const char *s, const char *what, char *err, size_t errlen,
-	       int (*cb)(const char *piece, void *arg, char *err, size_t errlen),
-	       void *arg)
-{
-	char *dup, *p, *save = NULL;
-	int ret = 0;
-
-	if (!s || !*s)
-		return fail_msg(err, errlen, "empty %s list", what);
-	if (s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,"))
-		return fail_msg(err, errlen, "'%s': empty element in %s list", s, what);
-	dup = strdup(s);
-	if (!dup)
-		return fail_msg(err, errlen, "out of memory");
-	for (p = strtok_r(dup, ",", &save); p && !ret; p = strtok_r(NULL, ",", &save))
-		ret = cb(p, arg, err, errlen);
-	free(dup);
-	return ret;
-}
-
-static int id_piece(const char *p, void *arg, char *err, size_t errlen)
-{
-	uint64_t v;
-
-	if (parse_u64(p, 1, UINT32_MAX - 1, false, &v, err, errlen))
-		return -1;
-	id_list_add(arg, (uint32_t)v);
-	return 0;
-}
-
-int parse_id_list(const char *s, struct id_list *l, char *err, size_t errlen)
-{
-	return split_list(s, "id", err, errlen, id_piece, l);
-}
 
 uint64_t opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max)
 {
@@ -205,11 +60,6 @@ static void opt_ids(const char *opt, const char *arg, struct id_list *l,
 				  "not a process (use -t for threads)", opt, id,
 				  who[i].tgid);
 	}
-}
-
-bool id_list_alive(const struct id_list *l, size_t i)
-{
-	return l->who ? task_id_alive(l->ids[i], &l->who[i]) : pid_alive(l->ids[i]);
 }
 
 void opt_pids(const char *arg, struct id_list *l)
@@ -363,18 +213,4 @@ void common_opts_foreach_tgid(const struct common_opts *o,
 		fn(arg, tgid);
 	}
 	id_list_free(&seen);
-}
-
-void suite_print_version(FILE *f, struct argp_state *state)
-{
-	fprintf(f, "%s %s (latency-tools suite)\n", tool_name, SUITE_VERSION);
-}
-
-void suite_init(const char *name)
-{
-	out_init();
-	tool_name = name;
-	argp_err_exit_status = EXIT_USAGE;
-	argp_program_version_hook = suite_print_version;
-	libbpf_setup_logging();
 }

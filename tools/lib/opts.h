@@ -14,16 +14,10 @@
 #include <stdint.h>
 
 #include "cpulist.h"
+#include "idlist.h"
+#include "parse.h"
 #include "procfs.h"
 #include "taskid.h"
-
-struct id_list {
-	uint32_t *ids;
-	size_t n, cap;
-	/* -p, -t: who each id was when the options were read (ids[i] is
-	 * who[i]), NULL in lists of bare numbers */
-	struct task_id *who;
-};
 
 struct common_opts {
 	struct id_list pids;	/* -p */
@@ -97,26 +91,6 @@ void stack_opts_finish(const struct stack_opts *s);
 /* -h as a short form of --help (CLI.md), for the tools that list it */
 #define OPTS_HELP_SHORT { NULL, 'h', NULL, OPTION_HIDDEN, "Give this help list", -1 }
 
-/* Number parsing: decimal (and 0x hex where hex is true); no sign, no
- * trailing bytes, within [min, max]. */
-int parse_u64(const char *s, uint64_t min, uint64_t max, bool hex,
-	      uint64_t *out, char *err, size_t errlen);
-/* Seconds with an optional fraction, > 0 and <= 1e7 */
-int parse_seconds(const char *s, double *out, char *err, size_t errlen);
-/* "1,2,3": each in [1, UINT32_MAX - 1]; duplicates removed */
-int parse_id_list(const char *s, struct id_list *l, char *err, size_t errlen);
-/* Split s on commas, each piece parsed by cb; "what" names the list in
- * the messages ("empty id list") */
-int split_list(const char *s, const char *what, char *err, size_t errlen,
-	       int (*cb)(const char *piece, void *arg, char *err, size_t errlen),
-	       void *arg);
-
-void id_list_add(struct id_list *l, uint32_t id);
-bool id_list_has(const struct id_list *l, uint32_t id);
-void id_list_free(struct id_list *l);
-/* "1,2,3" into buf (truncated with "..." if it does not fit) */
-void id_list_str(const struct id_list *l, char *buf, size_t size);
-
 /* Exit-on-error wrappers; "opt" names the option in the message */
 uint64_t opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max);
 double opt_seconds(const char *opt, const char *arg);
@@ -128,10 +102,6 @@ void opt_tids(const char *arg, struct id_list *l);
 void opt_task_ids(const char *opt, const char *arg, struct id_list *l);
 /* -C: every CPU must exist and be online */
 void opt_cpus(const char *arg, struct cpu_list *l);
-
-/* Is ids[i] still the task it was when the list was read (l->who), or
- * alive at all in a list of bare numbers? */
-bool id_list_alive(const struct id_list *l, size_t i);
 
 /* Handles -p -t -C -d -f -j --check -v --btf (and -h where OPTS_HELP_SHORT is
  * listed); ARGP_ERR_UNKNOWN otherwise. */
@@ -147,13 +117,5 @@ void common_opts_target(const struct common_opts *o, char *buf, size_t size);
  * many of its threads are named */
 void common_opts_foreach_tgid(const struct common_opts *o,
 			      void (*fn)(void *arg, uint32_t tgid), void *arg);
-
-/* argp's --version */
-void suite_print_version(FILE *f, struct argp_state *state);
-
-/* First call of every tool's main(): names the tool in messages, makes
- * argp exit with EXIT_USAGE on bad usage, installs --version and libbpf
- * logging. */
-void suite_init(const char *name);
 
 #endif

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "procfs.h"
 #include "msg.h"
-#include "opts.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -73,40 +72,6 @@ void task_comm(uint32_t tid, char *buf, size_t size)
 	}
 	if (buf[n - 1] == '\n')
 		buf[n - 1] = 0;
-}
-
-/* The numeric entries of a /proc directory */
-static int list_ids(const char *path, const struct id_list *skip, struct id_list *out)
-{
-	DIR *dir = opendir(path);
-	struct dirent *d;
-
-	if (!dir)
-		return -1;
-	while ((d = readdir(dir))) {
-		char *end;
-		unsigned long id = strtoul(d->d_name, &end, 10);
-
-		if (!isdigit((unsigned char)d->d_name[0]) || *end || !id ||
-		    id > UINT32_MAX || (skip && id_list_has(skip, (uint32_t)id)))
-			continue;
-		id_list_add(out, (uint32_t)id);
-	}
-	closedir(dir);
-	return 0;
-}
-
-void proc_pids(struct id_list *out)
-{
-	list_ids("/proc", NULL, out);
-}
-
-int proc_threads(uint32_t pid, const struct id_list *skip, struct id_list *out)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%u/task", pid);
-	return list_ids(path, skip, out);
 }
 
 const char *status_field(const char *status, const char *name)

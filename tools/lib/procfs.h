@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct id_list;
 
 /* The file named by fmt ("/proc/%u/status", ...) into buf, NUL-terminated;
  * its length, or -1 if unreadable */
@@ -45,11 +44,6 @@ void proc_lines_close(struct proc_lines *pl);
 bool pid_alive(uint32_t pid);
 /* comm of a task, "[exited]" when gone; raw: escape it to print it */
 void task_comm(uint32_t tid, char *buf, size_t size);
-/* Every process id in /proc now, added to out */
-void proc_pids(struct id_list *out);
-/* The threads of process pid now, those not in skip (may be NULL) added to
- * out; -1 if the process is gone */
-int proc_threads(uint32_t pid, const struct id_list *skip, struct id_list *out);
 
 /* In the text of a /proc/ID/status: the value of the field "name:" (after
  * its blanks, up to the end of the line), NULL without one */

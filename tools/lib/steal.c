@@ -14,67 +14,6 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-/* &steal_time - &runqueues in a CPU's per-CPU area, from the offsets of
- * the two variables in the kernel BTF's section of per-CPU variables;
- * 0 if either is missing, or a task's cfs_rq does not lead to its run
- * queue (cfs_rq.rq: CONFIG_FAIR_GROUP_SCHED) */
-static int64_t rq_delta_of(const struct btf *b);
-
-int64_t steal_rq_delta(void)
-{
-	static int64_t delta;
-	static bool known;
-
-	if (!known) {
-		delta = rq_delta_of(kernel_btf());
-		known = true;
-	}
-	return delta;
-}
-
-static int64_t rq_delta_of(const struct btf *b)
-{
-#if !defined(__x86_64__)
-	return 0;
-#endif
-	int st = -1, rq = -1, n;
-	int64_t off_st = -1, off_rq = -1;
-	bool cfs_rq_rq = false;
-
-	if (!b)
-		return 0;
-	st = btf__find_by_name_kind(b, "steal_time", BTF_KIND_VAR);
-	rq = btf__find_by_name_kind(b, "runqueues", BTF_KIND_VAR);
-	n = btf__type_cnt(b);
-	if (st <= 0 || rq <= 0)
-		return 0;
-	for (int id = 1; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(b, id);
-		const char *name = t ? btf__name_by_offset(b, t->name_off) : NULL;
-
-		if (t && btf_is_struct(t) && name && !strcmp(name, "cfs_rq")) {
-			const struct btf_member *m = btf_members(t);
-
-			for (int i = 0; i < btf_vlen(t); i++, m++)
-				if (!strcmp(btf__name_by_offset(b, m->name_off), "rq"))
-					cfs_rq_rq = true;
-		}
-		if (!t || !btf_is_datasec(t) || !name || strcmp(name, ".data..percpu"))
-			continue;
-		const struct btf_var_secinfo *v = btf_var_secinfos(t);
-
-		for (int i = 0; i < btf_vlen(t); i++, v++) {
-			if ((int)v->type == st)
-				off_st = v->offset;
-			if ((int)v->type == rq)
-				off_rq = v->offset;
-		}
-	}
-	if (!cfs_rq_rq || off_st < 0 || off_rq < 0 || off_st == off_rq)
-		return 0;
-	return off_st - off_rq;
-}
-
 bool steal_available(void)
 {
 	return kfeat_has(KF_STEAL_TIME);
@@ -94,7 +33,7 @@ const char *steal_unavailable_why(void)
 		return "the kernel's BTF has no per-CPU variable steal_time: not a kernel "
 		       "for x86 KVM guests (CONFIG_KVM_GUEST), or BTF without per-CPU "
 		       "variables (pahole before 1.18)";
-	if (!steal_rq_delta())
+	if (!kfeat_steal_rq_delta())
 		return "no way to steal_time from a task: the BTF lacks the per-CPU "
 		       "runqueues or cfs_rq.rq (CONFIG_FAIR_GROUP_SCHED)";
 	if (!kfeat_has(KF_STEAL_TIME))

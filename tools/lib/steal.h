@@ -51,9 +51,6 @@ struct steal_reader {
  * kernel (WHY)" */
 bool steal_available(void);
 const char *steal_unavailable_why(void);
-/* For a tool's rodata steal_rq_delta (bpf/steal.bpf.h), before load:
- * &steal_time - &runqueues in the per-CPU area, 0 if unknown */
-int64_t steal_rq_delta(void);
 
 /* Find the BPF half in obj (loaded); r->available false if it is not
  * there or the kernel has no steal time */

@@ -34,7 +34,7 @@ size_t fault_events_threads(const struct common_opts *o)
 	size_t n;
 
 	for (size_t i = 0; i < o->pids.n; i++)
-		proc_threads(o->pids.ids[i], &none, &all);
+		id_list_add_threads(o->pids.ids[i], &none, &all);
 	n = all.n + o->tids.n;
 	id_list_free(&all);
 	return n;
@@ -48,7 +48,7 @@ static int open_late(struct fault_events *fe, bool initial)
 	for (size_t i = 0; i < fe->o->pids.n && !err; i++) {
 		struct id_list todo = { 0 };
 
-		if (proc_threads(fe->o->pids.ids[i], &fe->done, &todo) || !todo.n) {
+		if (id_list_add_threads(fe->o->pids.ids[i], &fe->done, &todo) || !todo.n) {
 			id_list_free(&todo);
 			continue;
 		}
@@ -81,7 +81,7 @@ static int open_task_events(struct fault_events *fe)
 	for (size_t i = 0; i < fe->o->pids.n && !err; i++) {
 		struct id_list todo = { 0 };
 
-		proc_threads(fe->o->pids.ids[i], &fe->done, &todo);
+		id_list_add_threads(fe->o->pids.ids[i], &fe->done, &todo);
 		for (size_t k = 0; k < todo.n && !err; k++)
 			err = open_thread(fe, todo.ids[k], true);
 		id_list_free(&todo);

@@ -11,7 +11,7 @@
 #include "preempt.h"
 #include "lifecycle.h"
 #include "json.h"
-#include "blazesym.h"
+#include "addrname.h"
 #include "escape.h"
 #include "report.h"
 
@@ -19,38 +19,20 @@
 
 /* ---- symbols of work functions, hrtimer callbacks and IPI call sites ---- */
 
-static void name_addr(blaze_symbolizer *sym, uint64_t addr, char *out, size_t size)
-{
-	blaze_symbolize_src_kernel src = { .type_size = sizeof(src) };
-	const blaze_syms *r = NULL;
-
-	if (!addr) {
-		snprintf(out, size, "-");
-		return;
-	}
-	if (sym)
-		r = blaze_symbolize_kernel_abs_addrs(sym, &src, &addr, 1);
-	if (r && r->cnt == 1 && r->syms[0].name)
-		snprintf(out, size, "%s", r->syms[0].name);
-	else
-		snprintf(out, size, "0x%llx", (unsigned long long)addr);
-	blaze_syms_free(r);
-}
-
 void report_name_all(struct silence *s)
 {
-	blaze_symbolizer *sym = blaze_symbolizer_new();
+	struct addrname *sym = addrname_new();
 
 	for (size_t i = 0; i < s->nrows; i++)
 		if (s->rows[i].kind == SK_WORKQUEUE || s->rows[i].kind == SK_HRTIMER)
-			name_addr(sym, s->rows[i].addr, s->rows[i].name, sizeof(s->rows[i].name));
+			addrname_kernel(sym, s->rows[i].addr, s->rows[i].name, sizeof(s->rows[i].name));
 	for (size_t i = 0; i < s->nsenders; i++) {
-		name_addr(sym, s->senders[i].callsite, s->senders[i].site_name,
-			  sizeof(s->senders[i].site_name));
-		name_addr(sym, s->senders[i].callback, s->senders[i].callback_name,
-			  sizeof(s->senders[i].callback_name));
+		addrname_kernel(sym, s->senders[i].callsite, s->senders[i].site_name,
+				sizeof(s->senders[i].site_name));
+		addrname_kernel(sym, s->senders[i].callback, s->senders[i].callback_name,
+				sizeof(s->senders[i].callback_name));
 	}
-	blaze_symbolizer_free(sym);
+	addrname_free(sym);
 }
 
 

@@ -206,7 +206,7 @@ int schedsilence_configure(struct lifecycle *lc)
 		skel->rodata->watch_cpus[i] = env.c.cpus.cpus[i];
 	skel->rodata->nwatch = env.c.cpus.n;
 	if (kfeat_has(KF_STEAL_TIME))
-		skel->rodata->steal_rq_delta = steal_rq_delta();
+		skel->rodata->steal_rq_delta = kfeat_steal_rq_delta();
 	/* wakeups and IPIs from interrupt context are the interrupt's */
 	skel->rodata->pc_by_rq = irqctx_percpu_layout(&skel->rodata->pc_from_rq,
 						      &skel->rodata->cpu_from_rq);

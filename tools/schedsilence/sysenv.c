@@ -35,10 +35,10 @@ void threads_by_comm(const char (*comms)[SILENCE_COMM_LEN], size_t n, struct id_
 
 	if (!n)
 		return;
-	proc_pids(&pids);
+	id_list_add_pids(&pids);
 	for (size_t p = 0; p < pids.n; p++) {
 		tids.n = 0;
-		proc_threads(pids.ids[p], NULL, &tids);
+		id_list_add_threads(pids.ids[p], NULL, &tids);
 		for (size_t k = 0; k < tids.n; k++) {
 			task_comm(tids.ids[k], comm, sizeof(comm));
 			for (size_t i = 0; i < n; i++)

@@ -194,11 +194,11 @@ void collect_snap_targets(struct collected *c, const struct sw_opts *o)
 				snap_thread(c, pid, tid);
 		}
 	} else {
-		proc_pids(&pids);
+		id_list_add_pids(&pids);
 	}
 	for (size_t i = 0; i < pids.n; i++) {
 		tids.n = 0;
-		proc_threads(pids.ids[i], &none, &tids);
+		id_list_add_threads(pids.ids[i], &none, &tids);
 		for (size_t k = 0; k < tids.n; k++)
 			snap_thread(c, pids.ids[i], tids.ids[k]);
 	}

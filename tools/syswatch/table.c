@@ -17,6 +17,14 @@ struct table {
 	int *width;
 };
 
+/* The escaped form of s, allocated */
+static char *escaped_copy(const char *s)
+{
+	size_t size = ESC_SIZE(strlen(s));
+
+	return esc_str(xmalloc(size), size, s);
+}
+
 static void push(struct table *t, char *s)
 {
 	array_reserve(t->cells, t->cap, t->n + 1);
@@ -34,7 +42,7 @@ struct table *table_new(int ncols, const char *const *headers, const char *align
 	t->align = xstrdup(align);
 	t->ncols = ncols;
 	for (int i = 0; i < ncols; i++)
-		push(t, esc_dup(headers[i]));
+		push(t, escaped_copy(headers[i]));
 	return t;
 }
 
@@ -49,7 +57,7 @@ void table_cell(struct table *t, const char *fmt, ...)
 	va_end(ap);
 	/* cells quote names of traced processes: escaped, so that no cell
 	 * holds a line break or a terminal control */
-	s = esc_dup(raw ? raw : "?");
+	s = escaped_copy(raw ? raw : "?");
 	free(raw);
 	push(t, s);
 }
