@@ -2,7 +2,7 @@
 /* "A process whose user stacks were recorded": sent once per process (and
  * again after exec) so that user space can capture what it needs to name
  * the frames (stacksym_cache_pid) while the process still lives.
- * BPF: bpf/announce.bpf.h; user space: tools/lib/stacks.c. */
+ * BPF: bpf/announce.bpf.h; user space: tools/lib/stacksym.c. */
 #ifndef SUITE_ANNOUNCE_H
 #define SUITE_ANNOUNCE_H
 

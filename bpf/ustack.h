@@ -2,7 +2,7 @@
 /* A copy of the top of a thread's user stack and its user registers, for
  * DWARF unwinding in user space (--dwarf): shared by BPF and user space.
  * BPF: bpf/ustack.bpf.h; user space: tools/lib/dwarf.c (takes the samples
- * off the ring buffer and unwinds them) and tools/lib/stacks.c (a
+ * off the ring buffer and unwinds them) and tools/lib/stackframes.c (a
  * record's stacks, resolved and printed). */
 #ifndef SUITE_USTACK_H
 #define SUITE_USTACK_H

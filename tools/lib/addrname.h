@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* Names of single addresses, outside stacks (stacks.h names those): a
+/* Names of single addresses, outside stacks (stacksym.h names those): a
  * live process's data addresses (the variable, the mapping) and code
  * addresses (the function, its file:line), and kernel addresses (from
  * kallsyms), through the symbolizer.  What a name holds is raw text from

@@ -230,7 +230,7 @@ static uint64_t map_id(struct pprof *p, const struct stack_module *mod)
 }
 
 /* A name the symbolizer gives what it could not name at fl: "[unknown]",
- * "[MODULE]" or "MODULE+0xADDR" (stacks.h) */
+ * "[MODULE]" or "MODULE+0xADDR" (stacksym.h) */
 static bool unnamed(const char *name, const struct frame_loc *fl)
 {
 	char buf[512];

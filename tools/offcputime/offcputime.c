@@ -247,7 +247,7 @@ static void dwarf_add(struct collected *c, struct offcpu_key key, int id, __u64 
 	size_t *i;
 
 	/* above the marks, so that no id is taken for one */
-	key.ustack = id >= 0 ? STACK_ID_MIN + (__u64)id : STACK_LOST;
+	key.ustack = stack_dwarf_key(id);
 	if (!c->idx)
 		c->idx = hashmap_new(sizeof(key), sizeof(size_t));
 	if (c->n + 1 > c->idx_next) {
@@ -334,8 +334,6 @@ static void resolve(struct stacksym *sym, struct stackstore *st, const struct of
 {
 	struct stack_ref r = STACK_REF(key, tgid, exec_id, dwarf ? dw : NULL);
 
-	if (dwarf)
-		r.ustack -= STACK_ID_MIN;
 	/* taken at switch-out: the scheduler's own frames are there, and go
 	 * (at switch-in the kernel's walk left them out already) */
 	r.kernel_nosched = kstack_at_switch_out;

@@ -3,6 +3,7 @@
 #include "aggmap.h"
 #include "msg.h"
 #include "dwarf.h"
+#include "stackframes.h"
 #include "hashmap.h"
 #include "vec.h"
 
@@ -49,7 +50,7 @@ int collected_on_sample(void *ctx, void *data, size_t size)
 		bool created;
 
 		/* above the marks, so that no id is taken for one */
-		key.ustack = id >= 0 ? STACK_ID_MIN + (__u64)id : STACK_LOST;
+		key.ustack = stack_dwarf_key(id);
 		d = hashmap_get(c->dw_recs, &key, &created);
 		if (created) {
 			d->dwarf = id >= 0;

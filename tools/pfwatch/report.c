@@ -29,8 +29,6 @@ static void resolve(struct stacksym *sym, struct stackstore *st, struct dwunw *d
 {
 	struct stack_ref r = STACK_REF(key, tgid, exec_id, dwarf ? dw : NULL);
 
-	if (dwarf)
-		r.ustack -= STACK_ID_MIN;
 	stack_frames_resolve_at(sym, st, &r, f, l);
 }
 
@@ -287,7 +285,7 @@ struct entry_head {
 	char comm[TASK_COMM_LEN];
 };
 
-/* One entry per printed identity (stacks.h): the entries whose frames
+/* One entry per printed identity (stackframes.h): the entries whose frames
  * print the same, of one thread, mode and phase, are merged into the
  * first (counts added, address range widened), for every output */
 static void merge_printed(const struct report_in *r)

@@ -217,7 +217,7 @@ static int on_dwarf_event(void *vctx, void *data, size_t size)
 		struct dw_rec *d;
 
 		/* above the marks, so that no id is taken for one */
-		key.ustack = id >= 0 ? STACK_ID_MIN + (__u64)id : STACK_LOST;
+		key.ustack = stack_dwarf_key(id);
 		d = hashmap_get(dw_recs, &key, NULL);
 		d->dwarf = id >= 0;
 		d->val.count++;
@@ -323,8 +323,6 @@ static void resolve(struct stacksym *sym, struct stackstore *st, const struct wa
 	int cut = 0;
 
 	f->label[0] = f->sub[0] = 0;
-	if (dwarf)
-		r.ustack -= STACK_ID_MIN;
 	stack_frames_resolve_at(sym, st, &r, sf, f->l);
 	if (key->ctx == WK_CTX_TASK)
 		return;
