@@ -15,7 +15,8 @@
  *   kallsyms.c   /proc/kallsyms parsing and lookup
  *   perfmap.c    /tmp/perf-PID.map (JIT) parsing and lookup
  *   demangle.c   C++, Rust v0 and Rust legacy names (libiberty)
- *   process.c    the per-process cache and the shared (dev, inode) file cache
+ *   files.c      the shared (dev, inode) file cache: a mapping to its file
+ *   process.c    the per-process cache
  *   symbolize.c  the public API
  *   fuzz.c       entry points of the fuzz targets (tests/fuzz/)
  */
@@ -460,6 +461,15 @@ bool bzs_proc_is_current(struct bzs_proc *p);
 bool bzs_image_started_at(uint64_t image, uint64_t ticks);
 /* The start time of pid in clock ticks (/proc/PID/stat, field 22) */
 bool bzs_proc_start_ticks(pid_t pid, uint64_t *ticks);
+/* ---- files.c: the file cache ---- */
+/* /proc/PID/WHAT, or /proc/PID/task/TID/WHAT through p->via */
+void bzs_proc_path(const struct bzs_proc *p, char *buf, size_t n, const char *what);
+/* A mapping no longer uses f (NULL: none) */
+void bzs_file_unref(blaze_symbolizer *s, struct bzs_file *f);
+/* The cache trimmed to file_mem_budget, least recently used first */
+void bzs_files_trim(blaze_symbolizer *s);
+/* Every cached file freed, the vDSO images too */
+void bzs_files_free(blaze_symbolizer *s);
 /* Make sure v->file is loaded (or v->reason set). */
 void bzs_vma_resolve(blaze_symbolizer *s, struct bzs_proc *p, struct bzs_vma *v,
 		     const struct bzs_proc_opts *o);
