@@ -10,6 +10,7 @@
 #include "announce.h"
 #include "image.bpf.h"
 #include "losses.bpf.h"
+#include "rbguard.bpf.h"
 #include "maps.bpf.h"
 #include "tp.bpf.h"
 
@@ -27,11 +28,9 @@ static __always_inline void *announce_reserve(void *seen, const void *key, __u64
 
 	if (bpf_map_update_elem(seen, key, &one, BPF_NOEXIST))
 		return NULL;
-	e = bpf_ringbuf_reserve(&announce_rb, size, 0);
-	if (!e) {
-		loss_inc(LOSS_RINGBUF);
+	e = rb_reserve(&announce_rb, size, LOSS_RINGBUF);
+	if (!e)
 		bpf_map_delete_elem(seen, key);
-	}
 	return e;
 }
 

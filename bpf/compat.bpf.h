@@ -24,6 +24,10 @@ const volatile bool kf_attach_cookie = true;
 /* the per-CPU steal_time and bpf_per_cpu_ptr() (5.10; x86 KVM guest
  * kernels): bpf/steal.bpf.h */
 const volatile bool kf_steal_time = true;
+/* a ring buffer an interrupt may reserve in while the program it
+ * interrupted does (every kernel but PREEMPT_RT before 6.0):
+ * bpf/rbguard.bpf.h */
+const volatile bool kf_ringbuf_nest = true;
 
 /* task_struct before 5.14 named its state "state" */
 struct task_struct___pre514 {

@@ -24,6 +24,7 @@
 #include "hotcheck.h"
 #include "filter.bpf.h"
 #include "losses.bpf.h"
+#include "rbguard.bpf.h"
 #include "hist.bpf.h"
 #define ANNOUNCE_EXEC_PROGRAMS
 #include "announce.bpf.h"
@@ -124,12 +125,10 @@ PERCPU_ARRAY_MAP(spans, struct span, SLOTS);
 
 static __always_inline struct hc_rec *rec_new(__u32 type, __u64 ts)
 {
-	struct hc_rec *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	struct hc_rec *r = rb_reserve(&events, sizeof(*r), LOSS_RINGBUF);
 
-	if (!r) {
-		loss_inc(LOSS_RINGBUF);
+	if (!r)
 		return NULL;
-	}
 	__builtin_memset(r, 0, sizeof(*r));
 	r->type = type;
 	r->cpu = bpf_get_smp_processor_id();
@@ -281,7 +280,11 @@ static __always_inline void sys_count(void *ctx, bool btf, struct hc_inflight *s
 		return;
 	}
 	__sync_fetch_and_add(&sys_sent, 1);
-	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	r = NULL;
+	if (rb_enter()) {
+		r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+		rb_leave();
+	}
 	if (!r) {
 		/* counted all the same: only the timeline misses it */
 		stat_inc(HCS_SYS_UNSENT);
@@ -407,12 +410,10 @@ int hc_fault_minor(struct bpf_perf_event_data *ctx)
 /* The interval in ts ended dur ns after it began: sent */
 static __always_inline void interval_send(struct tstate *ts, __u64 dur)
 {
-	struct hc_rec *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	struct hc_rec *r = rb_reserve(&events, sizeof(*r), LOSS_RINGBUF);
 
-	if (!r) {
-		loss_inc(LOSS_RINGBUF);
+	if (!r)
 		return;
-	}
 	__builtin_memcpy(r, &ts->rec, sizeof(*r));
 	r->dur = dur;
 	rec_send(r);

@@ -19,6 +19,9 @@ enum loss_kind {
 	LOSS_HIST_FULL,		/* the histogram map was full: a sample was lost */
 	LOSS_END_UNSEEN,	/* an interval whose end the kernel never reported,
 				 * nor the scheduler's arrival stamp told */
+	LOSS_RB_NESTED,		/* an interrupt came while its CPU reserved ring
+				 * buffer space, which PREEMPT_RT before 6.0
+				 * cannot nest (bpf/rbguard.bpf.h) */
 	LOSS_KINDS,
 };
 

@@ -17,6 +17,7 @@
 #include "schedsilence.h"
 #include "filter.bpf.h"
 #include "losses.bpf.h"
+#include "rbguard.bpf.h"
 #include "tp.bpf.h"
 #include "compat.bpf.h"
 #include "irqctx.bpf.h"
@@ -50,12 +51,10 @@ RINGBUF_MAP(events, 1 << 22);	/* sized by user space */
 
 static __always_inline struct ss_event *ev_new(__u32 type, __u32 cpu)
 {
-	struct ss_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	struct ss_event *e = rb_reserve(&events, sizeof(*e), LOSS_RINGBUF);
 
-	if (!e) {
-		loss_inc(LOSS_RINGBUF);
+	if (!e)
 		return NULL;
-	}
 	__builtin_memset(e, 0, sizeof(*e));
 	e->type = type;
 	e->cpu = cpu;

@@ -15,6 +15,7 @@
 
 #include "stackeng.h"
 #include "losses.bpf.h"
+#include "rbguard.bpf.h"
 #include "maps.bpf.h"
 
 /* programs nest (an interrupt's program inside a task's): one scratch
@@ -89,11 +90,9 @@ static __always_inline __u64 stack_commit(struct stack_event *ev, long bytes, bo
 	ev->id = id;
 	/* frames before the mark: whoever finds the id seen finds its frames
 	 * on the ring before its own record */
-	if (bpf_ringbuf_output(&stack_rb, ev, offsetof(struct stack_event, ips) +
-			       nr * sizeof(__u64), 0)) {
-		loss_inc(LOSS_STACK_RING);
+	if (rb_output(&stack_rb, ev, offsetof(struct stack_event, ips) + nr * sizeof(__u64),
+		      LOSS_STACK_RING))
 		return STACK_LOST;
-	}
 	bpf_map_update_elem(&stack_seen, &id, &one, BPF_ANY);
 	*last = id;
 	return id;

@@ -10,6 +10,7 @@
 
 #include "ustack.h"
 #include "losses.bpf.h"
+#include "rbguard.bpf.h"
 #include "maps.bpf.h"
 #include "stackeng.bpf.h"
 #include "compat.bpf.h"
@@ -109,10 +110,8 @@ static __always_inline __u64 ustack_take(__u32 tgid, __u32 tid)
 	s->seq = seq << 12 | bpf_get_smp_processor_id();	/* unique over CPUs */
 	if (len > USTACK_COPY_MAX)
 		return 0;
-	if (bpf_ringbuf_output(&ustack_rb, s, offsetof(struct ustack_sample, stack) + len, 0)) {
-		loss_inc(LOSS_RINGBUF);
+	if (rb_output(&ustack_rb, s, offsetof(struct ustack_sample, stack) + len, LOSS_RINGBUF))
 		return 0;
-	}
 	return s->seq;
 }
 
@@ -127,11 +126,9 @@ static __always_inline void *ustack_record_reserve(__u64 seq, __u64 size, __u64 
 
 	if (!seq)
 		return NULL;
-	r = bpf_ringbuf_reserve(&ustack_rb, size, 0);
-	if (!r) {
-		loss_inc(LOSS_RINGBUF);
+	r = rb_reserve(&ustack_rb, size, LOSS_RINGBUF);
+	if (!r)
 		*ustack = STACK_LOST;
-	}
 	return r;
 }
 

@@ -368,6 +368,30 @@ kcheck_hotcheck() {
 		"${JV[2]}" "$([ -n "$f0" ] && [ -n "$f1" ] && echo $((f1 - f0)) || echo "(no /proc reading)")"
 	check_eq "hotcheck: blocks (${JV[3]}, with those whose end was unseen) exactly /proc's voluntary switches of the thread (B = $b sleeps)" \
 		"${JV[3]}" "$([ -n "$v0" ] && [ -n "$v1" ] && echo $((v1 - v0)) || echo "(no /proc reading)")"
+
+	# Every syscall a record on the ring buffer (--max-events), while
+	# the CPU's hard interrupts (the tick's hrtimer_expire_exit) reserve
+	# in it too: on PREEMPT_RT before 6.0 an interrupt that came while
+	# sys_exit held the ring's lock stopped the kernel ("kernel BUG at
+	# kernel/locking/rtmutex.c", docs/KERNELS.md); the guard drops the
+	# interrupt's event, counted (ringbuf_nested).  The console check
+	# after the run says whether the kernel stayed up.
+	k=20000
+	WL_GOFILE=$(mktemp -u "$T/go.XXXXXX")
+	WL_GO=$WL_GOFILE start_wl hot_thread $cpu $k 0 0
+	for i in $(seq 1 500); do
+		[ "$(wc -l <"$WL_OUT")" -ge 2 ] && break
+		sleep 0.01
+	done
+	hot=$(sed -n 2p "$WL_OUT")
+	kc_released "$j.n" "$j.n.err" 'warm-up is over' 'touch "$WL_GOFILE"' \
+		"$BIN/hotcheck" -t "$hot" -d 4 --warmup 0.5 --max-events 100000 -j
+	kill "$WL_PID" 2>/dev/null
+	wait_wl
+	kc_jv "$j.n" "[c['count'] for c in d['checks'] if c['check'] == 'syscalls'][0]" \
+		"d['losses']['ringbuf_nested']" "d['losses']['ringbuf_full']"
+	check_eq "hotcheck, $k syscalls each a record while interrupts reserve too: exactly $k (ring full ${JV[2]}, nested ${JV[1]})" \
+		"${JV[0]}" $k
 }
 
 # ---- schedsilence ----

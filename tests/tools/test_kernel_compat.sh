@@ -2,15 +2,16 @@
 # that 5.10 lacks turned off (SUITE_KFEAT_OFF, tools/lib/kfeat.c), so each
 # takes its fallback (no sched_switch prev_state, no BTF task pointers, an
 # LRU hash for task storage, no attach cookies, preallocated maps, no BPF
-# atomics, no inherit_thread), and must count exactly what it counts with
+# atomics, no inherit_thread, the ring-buffer guard of PREEMPT_RT before
+# 6.0: bpf/rbguard.bpf.h), and must count exactly what it counts with
 # them: the matrix's checks (tests/kernels/checks.sh), on this kernel.
 # The kernels themselves run them in `make test-kernels`.
 source "$ROOT/tests/kernels/checks.sh"
-export SUITE_KFEAT_OFF=switch_prev_state,task_btf,task_storage,task_pt_regs,attach_cookie,lazy_maps,atomics,inherit_thread
+export SUITE_KFEAT_OFF=switch_prev_state,task_btf,task_storage,task_pt_regs,attach_cookie,lazy_maps,atomics,inherit_thread,ringbuf_nest
 # the features really are off: -v says so
 "$BIN/offcputime" -v -d 0.1 >/dev/null 2>"$T/feat.err"
 check_grep "-v names each feature turned off" \
-	'kernel features: .*!switch_prev_state .*!task_btf !task_storage !task_pt_regs !attach_cookie !lazy_maps !atomics !inherit_thread' "$T/feat.err"
+	'kernel features: .*!switch_prev_state .*!task_btf !task_storage !task_pt_regs !attach_cookie !lazy_maps !atomics !inherit_thread .*!ringbuf_nest' "$T/feat.err"
 kcheck_offcputime
 kcheck_syswatch
 kcheck_wakers

@@ -95,7 +95,7 @@ static const struct doc_case {
 		  "\"aggregation_map_full\":0,\"inflight_map_full\":0,"
 		  "\"ringbuf_full\":0,\"map_update_failed\":7,"
 		  "\"no_kernel_memory\":0,\"histogram_map_full\":0,"
-		  "\"interval_end_unseen\":0}}",
+		  "\"interval_end_unseen\":0,\"ringbuf_nested\":0}}",
 	  "envelope_losses: every kind by name, in order" },
 	{ frames, "{\"frames\":{\"user\":0,\"user_unknown\":0,"
 		  "\"user_module_only\":0,\"kernel\":0,\"kernel_unknown\":0,"

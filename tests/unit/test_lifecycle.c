@@ -133,7 +133,7 @@ int main(void)
 		  "\"aggregation_map_full\":0,\"inflight_map_full\":0,"
 		  "\"ringbuf_full\":2,\"map_update_failed\":0,"
 		  "\"no_kernel_memory\":0,\"histogram_map_full\":0,"
-		  "\"interval_end_unseen\":0,\"own\":5}}\n",
+		  "\"interval_end_unseen\":0,\"ringbuf_nested\":0,\"own\":5}}\n",
 		  "the envelope: tool, version, the tool's keys, losses (open for more)");
 	table();
 	return unit_exit();

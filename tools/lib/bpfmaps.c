@@ -116,6 +116,7 @@ static const struct loss_desc {
 	[LOSS_NOMEM] = { "no_kernel_memory", "map elements could not be allocated: no kernel memory" },
 	[LOSS_HIST_FULL] = { "histogram_map_full", "latency samples lost: histogram map full" },
 	[LOSS_END_UNSEEN] = { "interval_end_unseen", "intervals lost: the kernel reported no switch-in of the thread, which ran more than once before it was seen again" },
+	[LOSS_RB_NESTED] = { "ringbuf_nested", "events lost: an interrupt came while its CPU reserved ring-buffer space, which this kernel (PREEMPT_RT before 6.0) cannot nest" },
 };
 
 const char *loss_name(int kind)

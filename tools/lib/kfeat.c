@@ -50,6 +50,9 @@ static const struct {
 	[KF_STEAL_TIME] = { "steal_time", "the per-CPU variables steal_time and runqueues in "
 			    "the kernel's BTF (x86 KVM guest kernels), cfs_rq.rq", "5.10",
 			    "kf_steal_time" },
+	[KF_RINGBUF_NEST] = { "ringbuf_nest", "a BPF ring buffer lock that an interrupt may "
+			      "take (raw on PREEMPT_RT)", "6.0 (any without PREEMPT_RT)",
+			      "kf_ringbuf_nest" },
 };
 
 static signed char known[KF_COUNT];	/* 0: not probed; 1 has; -1 lacks */
@@ -281,6 +284,30 @@ static bool preempt_rt(void)
 	return !uname(&u) && strstr(u.version, "PREEMPT_RT");
 }
 
+/* Is the lock of a BPF ring buffer (struct bpf_ringbuf's spinlock) one
+ * that does not sleep on PREEMPT_RT?  Before 6.0 it is a spinlock_t,
+ * which sleeps there; since, a raw_spinlock_t or an rqspinlock_t.  Not
+ * found: taken to sleep. */
+static bool ringbuf_lock_raw(void)
+{
+	const struct btf *b = kernel_btf();
+	const struct btf_type *t;
+	const struct btf_member *m;
+	int id = b ? btf__find_by_name_kind(b, "bpf_ringbuf", BTF_KIND_STRUCT) : -1;
+
+	t = id > 0 ? btf__type_by_id(b, id) : NULL;
+	if (!t)
+		return false;
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		if (strcmp(btf__name_by_offset(b, m->name_off), "spinlock"))
+			continue;
+		t = btf__type_by_id(b, m->type);
+		return t && strcmp(btf__name_by_offset(b, t->name_off), "spinlock_t") != 0;
+	}
+	return false;
+}
+
 static bool probe(enum kfeat f)
 {
 	switch (f) {
@@ -321,6 +348,8 @@ static bool probe(enum kfeat f)
 		return preempt_rt();
 	case KF_STEAL_TIME:
 		return steal_time_ok();
+	case KF_RINGBUF_NEST:
+		return !preempt_rt() || ringbuf_lock_raw();
 	case KF_COUNT:
 		break;
 	}

@@ -30,6 +30,9 @@ enum kfeat {
 	KF_PREEMPT_RT,		/* a PREEMPT_RT kernel (not a feature: a property) */
 	KF_STEAL_TIME,		/* the per-CPU steal_time and the way to it in the
 				 * kernel's BTF (tools/lib/steal.c) */
+	KF_RINGBUF_NEST,	/* ring buffer reservations that an interrupt may
+				 * nest (all but PREEMPT_RT before 6.0:
+				 * bpf/rbguard.bpf.h) */
 	KF_COUNT,
 };
 
