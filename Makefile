@@ -53,7 +53,8 @@ WORKLOADS += $(patsubst tests/workloads/%.cc,$(OUT)/workloads/%,$(CXX_SRCS))
 endif
 
 CFLAGS   ?= -O2 -g
-# tools/lib is searched for "x.h" only: its dwarf.h is not <dwarf.h>
+# tools/lib is searched for "x.h" only (-iquote): a module's header never
+# hides a system one
 CFLAGS   += -Wall -Wextra -Wmissing-prototypes -Wno-unused-parameter -Wno-missing-field-initializers \
 	    -std=gnu11 -D_GNU_SOURCE -DSUITE_VERSION='"$(VERSION)"' \
 	    -iquote tools/lib -Iblazesym-shim -Ibpf -I$(OUT)

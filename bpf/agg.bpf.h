@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* Aggregation maps that never fill up over a long run: each is two hash
  * maps, NAME_a and NAME_b, of which the programs write the one agg_slot
- * names.  User space (tools/lib/aggmap.c) flips agg_slot while tracing,
+ * names.  User space (tools/lib/agg.c) flips agg_slot while tracing,
  * waits until no program can still be writing the other one (an RCU
  * grace period: every program that started before the flip has ended),
  * moves that one's entries into its own table and empties it.  So a map

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* The context a tracepoint fires in: a task, or an interrupt that merely
  * interrupted current (then current is not the one acting).  Shared by
- * BPF (bpf/irqctx.bpf.h) and user space (tools/lib/preempt.c). */
+ * BPF (bpf/irqctx.bpf.h) and user space (tools/lib/irqctx.c). */
 #ifndef SUITE_IRQCTX_H
 #define SUITE_IRQCTX_H
 

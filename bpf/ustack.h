@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* A copy of the top of a thread's user stack and its user registers, for
  * DWARF unwinding in user space (--dwarf): shared by BPF and user space.
- * BPF: bpf/ustack.bpf.h; user space: tools/lib/dwarf.c (takes the samples
+ * BPF: bpf/ustack.bpf.h; user space: tools/lib/dwunw.c (takes the samples
  * off the ring buffer and unwinds them) and tools/lib/stackframes.c (a
  * record's stacks, resolved and printed). */
 #ifndef SUITE_USTACK_H

@@ -5,6 +5,7 @@
  * counted, and the JSON report's checks array. */
 #include "unit.h"
 #include "collect.h"
+#include "report.h"
 #include "irqctx.h"
 #include "stackeng.h"
 

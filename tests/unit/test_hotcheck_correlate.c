@@ -3,6 +3,7 @@
  * lines named by their line, hostile lines), the events' phrases and
  * causes, the attribution of each request, and the sweep on many. */
 #include "unit.h"
+#include "clock.h"
 #include "msg.h"
 #include "json.h"
 #include "correlate.h"
@@ -150,13 +151,13 @@ static void test_phrases(void)
 	CHECK(!hc_stack_leaf("hot;[unknown];[user stack lost]", &n), "leaf: marks are no leaf");
 	CHECK(!hc_stack_leaf("", &n) && !hc_stack_leaf(NULL, &n), "leaf: no stack, no leaf");
 
-	hc_fmt_dur(buf, sizeof(buf), 999);
+	fmt_dur(buf, sizeof(buf), 999, DUR_TEXT);
 	CHECK_STR(buf, "999 ns", "duration in ns");
-	hc_fmt_dur(buf, sizeof(buf), 35999);
+	fmt_dur(buf, sizeof(buf), 35999, DUR_TEXT);
 	CHECK_STR(buf, "35 us", "duration in whole us");
-	hc_fmt_dur(buf, sizeof(buf), 2100000);
+	fmt_dur(buf, sizeof(buf), 2100000, DUR_TEXT);
 	CHECK_STR(buf, "2.1 ms", "duration in ms");
-	hc_fmt_dur(buf, sizeof(buf), 1250000000);
+	fmt_dur(buf, sizeof(buf), 1250000000, DUR_TEXT);
 	CHECK_STR(buf, "1.25 s", "duration in s");
 }
 

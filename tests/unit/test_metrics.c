@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* The Prometheus text writer (metrics.h): label values from traced
+/* The Prometheus text writer (mtext.h): label values from traced
  * processes, HELP escaping, histogram lines; and --metrics' address
  * parser (http.h). */
 #include "unit.h"
-#include "metrics.h"
+#include "mtext.h"
 #include "http.h"
 #include "msg.h"
 #include <arpa/inet.h>

@@ -7,7 +7,7 @@
 #include "model.h"
 #include "sysenv.h"
 #include "irqctx.h"
-#include "preempt.h"
+#include "irqctx.h"
 #include <stdlib.h>
 
 #define CPU 3
@@ -404,20 +404,20 @@ static void test_env(void)
 	irq_snap_free(&a);
 	irq_snap_free(&b);
 
-	silence_fix_irq(24, "0-3", "3", 3, &w, "0-3", buf, sizeof(buf));
+	isol_fix_irq(24, "0-3", "3", 3, &w, "0-3", buf, sizeof(buf));
 	CHECK_STR(buf, "allowed here by /proc/irq/24/smp_affinity_list = 0-3; move it with: "
 		  "echo 0-2 > /proc/irq/24/smp_affinity_list", "the IRQ fix names the command");
-	silence_fix_irq(24, "3", "3", 3, &w, "0-3", buf, sizeof(buf));
+	isol_fix_irq(24, "3", "3", 3, &w, "0-3", buf, sizeof(buf));
 	CHECK(strstr(buf, "echo 0-2 >") != NULL, "an IRQ bound to the CPU goes to the others online");
-	silence_fix_irq(24, "0-2", "0", 3, &w, "0-3", buf, sizeof(buf));
+	isol_fix_irq(24, "0-2", "0", 3, &w, "0-3", buf, sizeof(buf));
 	CHECK(strstr(buf, "already excludes CPU 3") != NULL, "an IRQ already moved is said so");
-	silence_fix_irq(24, NULL, NULL, 3, &w, "0-3", buf, sizeof(buf));
+	isol_fix_irq(24, NULL, NULL, 3, &w, "0-3", buf, sizeof(buf));
 	CHECK(strstr(buf, "unreadable") != NULL, "an IRQ that is gone is said so");
 	cpu_list_free(&w);
 
 	silence_tick_deps_str(0x4 | 0x10, buf, sizeof(buf));
 	CHECK_STR(buf, "SCHED,RCU", "tick dependency bits are named");
-	CHECK_STR(softirq_name(9), "RCU", "softirq 9 is RCU");
+	CHECK_STR(irqctx_softirq_name(9), "RCU", "softirq 9 is RCU");
 	CHECK_STR(silence_vector_name(SS_VEC_CALL_FUNCTION_SINGLE), "call_function_single",
 		  "vector names");
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* -o DIR: the files of the evidence bundle (bundle.h) */
 #include "bundle.h"
+#include "clock.h"
 #include "compare.h"
 #include "correlate.h"
 #include "event.h"
@@ -225,9 +226,9 @@ void hc_summary_write(FILE *f, const struct hc_timeline *tl, const struct hc_cor
 	char d[32];
 	size_t found = 0;
 
-	hc_fmt_dur(d, sizeof(d),
+	fmt_dur(d, sizeof(d),
 		   tl->window_end_ns > tl->window_start_ns ? tl->window_end_ns - tl->window_start_ns
-							   : 0);
+							   : 0, DUR_TEXT);
 	fprintf(f, "window: %s, CLOCK_MONOTONIC %" PRIu64 " to %" PRIu64
 		   " ns (CLOCK_REALTIME = CLOCK_MONOTONIC %+" PRId64 " ns)\n",
 		d, tl->window_start_ns, tl->window_end_ns, tl->realtime_offset_ns);
@@ -252,7 +253,7 @@ void hc_summary_write(FILE *f, const struct hc_timeline *tl, const struct hc_cor
 		}
 		fprintf(f, " %" PRIu64, c->count);
 		if (c->time_ns) {
-			hc_fmt_dur(d, sizeof(d), c->time_ns);
+			fmt_dur(d, sizeof(d), c->time_ns, DUR_TEXT);
 			fprintf(f, " (%s)", d);
 		}
 		if (c->top_cause && *c->top_cause)

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* hotcheck's records into the timeline and the verdict's rows. */
 #include "collect.h"
+#include "clock.h"
 #include "escape.h"
 #include "event.h"
 #include "hashmap.h"
 #include "histogram.h"
 #include "irqctx.h"
-#include "preempt.h"
 #include "stacks.h"
 #include "stackstore.h"
 #include "syscalls.h"
@@ -471,7 +471,7 @@ static void event_of(struct hc_run *r, const struct hc_rec *rec, struct hc_event
 	case HCR_SOFTIRQ:
 		e->kind = HC_INTRUDER;
 		e->what = "softirq";
-		e->actor = intern(r, softirq_name((__u32)rec->nr));
+		e->actor = intern(r, irqctx_softirq_name((__u32)rec->nr));
 		e->actor_tid = (uint32_t)rec->nr;
 		break;
 	case HCR_TIMER:
@@ -722,7 +722,7 @@ static const char *fix_of(struct hc_run *r, enum hc_check_id c, const struct hc_
 		isol_read_trimmed(path, aff, sizeof(aff));
 		snprintf(path, sizeof(path), "/proc/irq/%u/effective_affinity_list", k->id);
 		isol_read_trimmed(path, eff, sizeof(eff));
-		silence_fix_irq(k->id, aff[0] ? aff : NULL, eff, cpu, r->cpus, r->cfg.online,
+		isol_fix_irq(k->id, aff[0] ? aff : NULL, eff, cpu, r->cpus, r->cfg.online,
 				buf, sizeof(buf));
 		return intern(r, buf);
 	case HCK_SOFTIRQS:
@@ -1042,7 +1042,7 @@ void hc_collect_build(struct hc_run *r)
 			if (top->time_ns) {
 				t[0] = ' ';
 				t[1] = '(';
-				fmt_ns(t + 2, sizeof(t) - 3, top->time_ns);
+				fmt_dur(t + 2, sizeof(t) - 3, top->time_ns, DUR_CELL);
 				strcat(t, ")");
 			} else {
 				t[0] = 0;

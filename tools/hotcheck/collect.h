@@ -7,12 +7,9 @@
  * (--max-events) of them kept for the timeline; then turned into the
  * window's timeline (timeline.h: both clocks, stacks named) and the
  * verdict's rows.  Memory grows with the distinct causes and the cap,
- * never with the event rate.  What the other modules of hotcheck read after the run:
- *
- *   hc_timeline(run)          the filled struct hc_timeline
- *   hc_report_json(run, f)    the whole JSON report into f
- *                             (hc_report_json_with: and more keys)
- *   hc_report_table(run, f)   the verdict table into f */
+ * never with the event rate.  What the other modules of hotcheck read
+ * after the run (collect() builds it all): hc_timeline(run), the filled
+ * struct hc_timeline, and the run itself (report.h prints it). */
 #ifndef HOTCHECK_COLLECT_H
 #define HOTCHECK_COLLECT_H
 
@@ -150,7 +147,7 @@ void hc_collect_hists(struct hc_run *r, const struct hist *percpu, int ncpus);
  * read first; the earliest began at first_unsent_ns) into the events not
  * kept */
 void hc_collect_kernel(struct hc_run *r, struct hashmap *sys_agg, uint64_t first_unsent_ns);
-/* How two drained values of sys_agg join (aggmap.h) */
+/* How two drained values of sys_agg join (agg.h) */
 void hc_sys_val_combine(void *dst, const void *src);
 /* After the run: the timeline and the checks */
 void hc_collect_build(struct hc_run *r);
@@ -159,21 +156,6 @@ const char *hc_block_stack(struct hc_run *r, const struct hc_rec *rec);
 /* The timeline of the run, once built */
 const struct hc_timeline *hc_timeline(const struct hc_run *r);
 void hc_run_free(struct hc_run *r);
-
-/* report.c: the verdict as a table, and the JSON document (the envelope
- * of tools/lib/lifecycle.h: tool, version, duration, checks, events, the
- * details, losses).  0, or -1 if f could not be written */
-int hc_report_table(const struct hc_run *r, FILE *f);
-int hc_report_json(const struct hc_run *r, FILE *f);
-/* The same, with more(j, arg) writing more keys of the document (the
- * correlation, the baseline) before its losses */
-struct json;
-int hc_report_json_with(const struct hc_run *r, FILE *f,
-			void (*more)(struct json *j, void *arg), void *arg);
-/* Every check silent */
-bool hc_all_silent(const struct hc_run *r);
-/* Every thread-level check silent */
-bool hc_threads_silent(const struct hc_run *r);
 
 extern const char *const hc_check_names[HCK_N];
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The verdict of a baseline beside this run's, check by check. */
 #include "compare.h"
+#include "clock.h"
 #include "event.h"
 #include "escape.h"
 #include "json.h"
@@ -80,7 +81,7 @@ static void cell(char *buf, size_t size, bool have, bool silent, uint64_t count,
 	} else if (silent) {
 		snprintf(buf, size, "SILENT");
 	} else if (t) {
-		hc_fmt_dur(d, sizeof(d), t);
+		fmt_dur(d, sizeof(d), t, DUR_TEXT);
 		snprintf(buf, size, "%" PRIu64 " (%s)", count, d);
 	} else {
 		snprintf(buf, size, "%" PRIu64, count);

@@ -7,6 +7,7 @@
  * events sorted by start.  Every event visited overlaps the request, so
  * the cost is O((n + m) log(n + m) + overlaps). */
 #include "correlate.h"
+#include "clock.h"
 #include "event.h"
 #include "escape.h"
 #include "hashmap.h"
@@ -704,7 +705,7 @@ static void print_uncovered(FILE *f, const struct hc_correlation *c,
 {
 	char u[32];
 
-	hc_fmt_dur(u, sizeof(u), r->uncovered_ns);
+	fmt_dur(u, sizeof(u), r->uncovered_ns, DUR_TEXT);
 	fprintf(f, "; nothing recorded covers %s of its %s", u, len);
 	if (c->tl->steal_unknown)
 		fprintf(f, " (%s: it can be neither ruled in nor out)", c->tl->steal_unknown);
@@ -718,7 +719,7 @@ void hc_correlation_print(FILE *f, const struct hc_correlation *c)
 	char d[32], d2[32], buf[768];
 
 	hc_correlation_summary(f, c);
-	hc_fmt_dur(d, sizeof(d), c->window_ns);
+	fmt_dur(d, sizeof(d), c->window_ns, DUR_TEXT);
 	fprintf(f, "slow requests of %s (clock %s; without a latency, the %s before):\n",
 		ESC(c->rq->path ? c->rq->path : "-"), hc_clock_name(c->rq->clock), d);
 	for (size_t i = 0; i < c->rq->n; i++) {
@@ -727,7 +728,7 @@ void hc_correlation_print(FILE *f, const struct hc_correlation *c)
 
 		fprintf(f, "  line %" PRIu64 ": ", q->line);
 		print_ts(f, q->ts_ns);
-		hc_fmt_dur(d, sizeof(d), r->end_ns - r->start_ns);
+		fmt_dur(d, sizeof(d), r->end_ns - r->start_ns, DUR_TEXT);
 		fprintf(f, ", %s%s: ", q->has_latency ? "latency " : "window ", d);
 		if (r->state == HC_REQ_OUTSIDE) {
 			fprintf(f, "unexplained: outside the recording window\n");
@@ -738,7 +739,7 @@ void hc_correlation_print(FILE *f, const struct hc_correlation *c)
 			print_uncovered(f, c, r, d);
 			continue;
 		}
-		hc_fmt_dur(d2, sizeof(d2), r->covered_ns);
+		fmt_dur(d2, sizeof(d2), r->covered_ns, DUR_TEXT);
 		if (r->state == HC_REQ_TOO_LITTLE) {
 			fprintf(f, "unexplained: what overlaps it covers too little of it "
 				"(most: %s, %s of %s)", r->nearest, d2, d);

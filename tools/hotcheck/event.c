@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "event.h"
+#include "clock.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,18 +16,6 @@ const char *hc_kind_name(enum hc_kind kind)
 	};
 
 	return (unsigned)kind < HC_KIND_N ? names[kind] : "unknown";
-}
-
-void hc_fmt_dur(char *buf, size_t size, uint64_t ns)
-{
-	if (ns < 1000)
-		snprintf(buf, size, "%" PRIu64 " ns", ns);
-	else if (ns < 1000000)
-		snprintf(buf, size, "%" PRIu64 " us", ns / 1000);
-	else if (ns < 1000000000)
-		snprintf(buf, size, "%.1f ms", ns / 1e6);
-	else
-		snprintf(buf, size, "%.2f s", ns / 1e9);
 }
 
 static int is_kernel_frame(const char *f, size_t n)
@@ -91,7 +80,7 @@ char *hc_event_phrase(char *buf, size_t size, const struct hc_event *e)
 	const char *leaf = hc_stack_leaf(e->stack, &ln);
 	const char *what = str(e->what), *actor = str(e->actor);
 
-	hc_fmt_dur(d, sizeof(d), e->dur_ns);
+	fmt_dur(d, sizeof(d), e->dur_ns, DUR_TEXT);
 	tid_part(t, sizeof(t), e->actor_tid);
 	switch (e->kind) {
 	case HC_SYSCALL:
@@ -138,7 +127,7 @@ char *hc_event_phrase(char *buf, size_t size, const struct hc_event *e)
 	case HC_STEAL: {
 		char s[32];
 
-		hc_fmt_dur(s, sizeof(s), e->stolen_ns);
+		fmt_dur(s, sizeof(s), e->stolen_ns, DUR_TEXT);
 		snprintf(buf, size, "the hypervisor held CPU %" PRId32 " for %s (its steal time "
 			 "grew by that between two readings %s apart, at %" PRIu64 ".%09" PRIu64
 			 " and %" PRIu64 ".%09" PRIu64 ")", e->cpu, s, d,

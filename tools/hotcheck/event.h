@@ -13,9 +13,6 @@
  * "intruder" (the kind column of timeline.tsv and JSON) */
 const char *hc_kind_name(enum hc_kind kind);
 
-/* A duration for people: "850 ns", "35 us" (whole microseconds, cut),
- * "2.1 ms", "1.25 s" */
-void hc_fmt_dur(char *buf, size_t size, uint64_t ns);
 
 /* The leaf function of a folded stack (root to leaf, ';'-joined, its
  * first frame the thread's comm): the last user frame, else the last

@@ -19,22 +19,18 @@
 #include "clock.h"
 #include "mapmem.h"
 #include "perfev.h"
-#include "preempt.h"
+#include "irqctx.h"
 #include "opts.h"
 #include "run.h"
 #include "lifecycle.h"
-#include "aggmap.h"
+#include "agg.h"
 #include "stacks.h"
 #include "stackstore.h"
 #include "syscalls.h"
 #include "xalloc.h"
-#include "baseline.h"
-#include "bundle.h"
 #include "collect.h"
-#include "compare.h"
-#include "correlate.h"
-#include "export.h"
-#include "pprof.h"
+#include "evidence.h"
+#include "report.h"
 #include "hotcheck.h"
 #include "hotcheck.skel.h"
 #include "kfeat.h"
@@ -213,28 +209,19 @@ static void hot_cpus(void)
 
 /* ---- the run ---- */
 
-static struct hc_run run;
-static struct perfev_set *faults;
-/* the syscalls counted in the kernel (bpf/hotcheck.bpf.c: sys_agg) */
-static struct aggmap *sys_agg;
-/* stolen time: the reader, each hot CPU read at the window's ends */
-static struct steal_reader stealr;
-static struct steal_sample *steal0, *steal1;
-
-/* What the report adds to the verdict: --correlate, --baseline, -o,
- * --pprof (each read or opened when the options are) */
-static struct evidence {
-	struct hc_requests rq;
-	struct hc_correlation corr;
-	bool have_corr;
-	struct hc_baseline base;
-	struct hc_compare cmp;
-	bool have_base;
-	struct hc_bundle bundle;
-	bool have_bundle;
-	FILE *pprof;
-	bool failed;		/* exit 2: input or output that failed, said */
-} ev;
+/* hotcheck's state (passed to the lifecycle: lc->tool) */
+static struct hotcheck {
+	struct hc_run run;
+	struct perfev_set *faults;
+	/* the syscalls counted in the kernel (bpf/hotcheck.bpf.c: sys_agg) */
+	struct aggmap *sys_agg;
+	/* stolen time: the reader, each hot CPU read at the window's ends */
+	struct steal_reader stealr;
+	struct steal_sample *steal0, *steal1;
+	/* what the report adds to the verdict: --correlate, --baseline, -o,
+	 * --pprof (evidence.h) */
+	struct hc_evidence ev;
+} tool;
 
 /* The ring buffer never wakes us (see the BPF side): read on a timer */
 #define READ_EVERY_MS 10
@@ -249,15 +236,15 @@ static void warm_block_stacks(void)
 	static bool done;
 	static size_t from;
 
-	for (; !done && from < run.kept.n; from++) {
+	for (; !done && from < tool.run.kept.n; from++) {
 		size_t i = from;
 
-		const struct hc_rec *rec = &run.kept.v[i];
+		const struct hc_rec *rec = &tool.run.kept.v[i];
 
 		if (rec->type != HCR_BLOCK || rec->kstack < STACK_ID_MIN)
 			continue;
 		done = true;
-		stack_frames_resolve(run.sym, run.stacks,
+		stack_frames_resolve(tool.run.sym, tool.run.stacks,
 				     &(struct stack_ref){ .kstack = rec->kstack,
 							  .ustack = rec->ustack, .pid = rec->pid,
 							  .image = rec->image,
@@ -353,31 +340,31 @@ int hotcheck_setup(struct lifecycle *lc)
 	struct hotcheck_bpf *skel = lc->skel;
 	int err;
 
-	run.opts = &env.c;
-	run.cpus = &env.c.cpus;
-	run.timeline_max = env.max_events;
-	run.unpinned = env.unpinned;
-	run.affinity = env.affinity;
-	run.warmup = env.warmup;
-	run.sym = stacksym_for(&env.s);
-	stacksym_want_kernel(run.sym);
-	stacksym_cache_targets(run.sym, &env.c);
+	tool.run.opts = &env.c;
+	tool.run.cpus = &env.c.cpus;
+	tool.run.timeline_max = env.max_events;
+	tool.run.unpinned = env.unpinned;
+	tool.run.affinity = env.affinity;
+	tool.run.warmup = env.warmup;
+	tool.run.sym = stacksym_for(&env.s);
+	stacksym_want_kernel(tool.run.sym);
+	stacksym_cache_targets(tool.run.sym, &env.c);
 	err = lifecycle_agg(lc, &skel->bss->agg_slot);
 	if (!err)
-		sys_agg = agg_add(lc->agg, skel->maps.sys_agg_a, skel->maps.sys_agg_b,
+		tool.sys_agg = agg_add(lc->agg, skel->maps.sys_agg_a, skel->maps.sys_agg_b,
 				  hc_sys_val_combine);
 	if (!err)
-		err = lifecycle_stack_rings(lc, false, stacksym_on_announce, run.sym, NULL, NULL);
+		err = lifecycle_stack_rings(lc, false, stacksym_on_announce, tool.run.sym, NULL, NULL);
 	if (!err)
-		err = lifecycle_ring(lc, skel->maps.events, hc_on_record, &run,
+		err = lifecycle_ring(lc, skel->maps.events, hc_on_record, &tool.run,
 				     "creating the ring buffer");
 	if (err)
 		return err;
-	run.stacks = lc->stacks;
-	steal_open(&stealr, skel->obj);
+	tool.run.stacks = lc->stacks;
+	steal_open(&tool.stealr, skel->obj);
 	lc->run.poll = poll_events;
 	lc->run.ctx = lc;
-	sys_config_read(&run.cfg);
+	sys_config_read(&tool.run.cfg);
 	return 0;
 }
 
@@ -389,26 +376,26 @@ int hotcheck_started(struct lifecycle *lc)
 	struct id_list t = { 0 };
 	int err = 0;
 
-	run.window_start_ns = now_ns();
+	tool.run.window_start_ns = now_ns();
 	/* the syscalls ending from now on are counted in the kernel */
-	skel->bss->window_start_ns = run.window_start_ns;
-	steal0 = xcalloc(env.c.cpus.n + 1, sizeof(*steal0));
-	steal1 = xcalloc(env.c.cpus.n + 1, sizeof(*steal1));
+	skel->bss->window_start_ns = tool.run.window_start_ns;
+	tool.steal0 = xcalloc(env.c.cpus.n + 1, sizeof(*tool.steal0));
+	tool.steal1 = xcalloc(env.c.cpus.n + 1, sizeof(*tool.steal1));
 	for (size_t i = 0; i < env.c.cpus.n; i++)
-		steal_snap(&stealr, env.c.cpus.cpus[i], run.window_start_ns, &steal0[i]);
-	run.realtime_offset_ns = (int64_t)(realtime_ns() - now_ns());
-	run.have_irqs = !irq_snap_read(&env.c.cpus, &run.irq_before);
+		steal_snap(&tool.stealr, env.c.cpus.cpus[i], tool.run.window_start_ns, &tool.steal0[i]);
+	tool.run.realtime_offset_ns = (int64_t)(realtime_ns() - now_ns());
+	tool.run.have_irqs = !irq_snap_read(&env.c.cpus, &tool.run.irq_before);
 	if (env.warmup > 0)
 		skel->bss->warmup_end_ns = now_ns() + (__u64)(env.warmup * 1e9);
 	perfev_fault_attr(&major, true, false);
 	perfev_fault_attr(&minor, false, false);
-	faults = perfev_new();
+	tool.faults = perfev_new();
 	hot_threads(&t);
 	for (size_t i = 0; i < t.n && (!err || err == -ESRCH); i++) {
-		err = perfev_open_thread(faults, &major, t.ids[i], skel->progs.hc_fault_major,
+		err = perfev_open_thread(tool.faults, &major, t.ids[i], skel->progs.hc_fault_major,
 					 0, 0);
 		if (!err)
-			err = perfev_open_thread(faults, &minor, t.ids[i],
+			err = perfev_open_thread(tool.faults, &minor, t.ids[i],
 						 skel->progs.hc_fault_minor, 1, 0);
 	}
 	id_list_free(&t);
@@ -416,8 +403,8 @@ int hotcheck_started(struct lifecycle *lc)
 		msg_warn("opening the page-fault perf events: %s", perfev_strerror(err));
 		return EXIT_UNSUPPORTED;
 	}
-	run.fault_events = perfev_size(faults);
-	if (!run.fault_events) {
+	tool.run.fault_events = perfev_size(tool.faults);
+	if (!tool.run.fault_events) {
 		msg_warn("every hot thread exited before tracing began");
 		return EXIT_USAGE;
 	}
@@ -442,17 +429,17 @@ void hotcheck_ready(struct lifecycle *lc, struct ready_line *r)
 
 void hotcheck_stopping(struct lifecycle *lc)
 {
-	if (run.have_irqs)
-		run.have_irqs = !irq_snap_read(&env.c.cpus, &run.irq_after);
-	run.window_end_ns = now_ns();
-	((struct hotcheck_bpf *)lc->skel)->bss->window_end_ns = run.window_end_ns;
-	for (size_t i = 0; steal1 && i < env.c.cpus.n; i++)
-		steal_snap(&stealr, env.c.cpus.cpus[i], 0, &steal1[i]);
+	if (tool.run.have_irqs)
+		tool.run.have_irqs = !irq_snap_read(&env.c.cpus, &tool.run.irq_after);
+	tool.run.window_end_ns = now_ns();
+	((struct hotcheck_bpf *)lc->skel)->bss->window_end_ns = tool.run.window_end_ns;
+	for (size_t i = 0; tool.steal1 && i < env.c.cpus.n; i++)
+		steal_snap(&tool.stealr, env.c.cpus.cpus[i], 0, &tool.steal1[i]);
 }
 
 void hotcheck_detach(struct lifecycle *lc)
 {
-	perfev_disable(faults);
+	perfev_disable(tool.faults);
 	bpf_object__detach_skeleton(lc->skeleton);
 }
 
@@ -462,14 +449,14 @@ static void steal_collect(struct hotcheck_bpf *skel)
 	uint64_t n = skel->bss->steal_steps_n;
 	int fd = bpf_map__fd(skel->maps.steal_steps);
 
-	if (!steal0 || !env.c.cpus.n)
+	if (!tool.steal0 || !env.c.cpus.n)
 		return;
-	run.stolen = xcalloc(env.c.cpus.n, sizeof(*run.stolen));
+	tool.run.stolen = xcalloc(env.c.cpus.n, sizeof(*tool.run.stolen));
 	for (size_t i = 0; i < env.c.cpus.n; i++) {
 		struct steal_cpu t;
 
-		steal_ticks(&stealr, env.c.cpus.cpus[i], &t);
-		steal_decide(stealr.available, &steal0[i], &steal1[i], &t, &run.stolen[i]);
+		steal_ticks(&tool.stealr, env.c.cpus.cpus[i], &t);
+		steal_decide(tool.stealr.available, &tool.steal0[i], &tool.steal1[i], &t, &tool.run.stolen[i]);
 	}
 	for (__u32 k = 0; k < n && k < HC_STEAL_STEPS; k++) {
 		struct hc_steal_step st;
@@ -477,14 +464,14 @@ static void steal_collect(struct hotcheck_bpf *skel)
 		/* a reading after the window's end is not of it; an empty
 		 * slot is one two CPUs took at once (bpf/hotcheck.bpf.c) */
 		if (!bpf_map_lookup_elem(fd, &k, &st) && st.stolen &&
-		    st.from_ts < run.window_end_ns)
-			vec_push(&run.steal_steps, st);
+		    st.from_ts < tool.run.window_end_ns)
+			vec_push(&tool.run.steal_steps, st);
 	}
-	run.steal_steps_lost = n > HC_STEAL_STEPS ? n - HC_STEAL_STEPS : 0;
-	if (run.steal_steps_lost)
+	tool.run.steal_steps_lost = n > HC_STEAL_STEPS ? n - HC_STEAL_STEPS : 0;
+	if (tool.run.steal_steps_lost)
 		msg_warn("stolen time: the first %d steps kept for --correlate, %llu more not "
 			 "kept (counted in the per-CPU totals)", HC_STEAL_STEPS,
-			 (unsigned long long)run.steal_steps_lost);
+			 (unsigned long long)tool.run.steal_steps_lost);
 }
 
 int hotcheck_collect(struct lifecycle *lc)
@@ -503,154 +490,54 @@ int hotcheck_collect(struct lifecycle *lc)
 	for (__u32 k = 0; k < HCS_KINDS && !err; k++) {
 		err = bpf_map_lookup_elem(bpf_map__fd(skel->maps.stats), &k, st[k]);
 		for (int c = 0; c < ncpus; c++)
-			run.stats[k] += st[k][c];
+			tool.run.stats[k] += st[k][c];
 	}
 	if (!err)
-		hc_collect_hists(&run, all, ncpus);
+		hc_collect_hists(&tool.run, all, ncpus);
 	free(h);
 	free(all);
 	if (err)
 		return -errno;
-	run.switch_ins_unreported = skel->bss->switch_ins_unreported;
-	hc_collect_kernel(&run, aggmap_table(sys_agg), skel->bss->first_unsent_ns);
+	tool.run.switch_ins_unreported = skel->bss->switch_ins_unreported;
+	hc_collect_kernel(&tool.run, agg_table(tool.sys_agg), skel->bss->first_unsent_ns);
 	steal_collect(skel);
-	run.memlock_pid = env.c.pids.n ? env.c.pids.ids[0] :
+	tool.run.memlock_pid = env.c.pids.n ? env.c.pids.ids[0] :
 			  env.c.tids.n ? env.c.tids.who[0].tgid : 0;
-	if (run.memlock_pid)
-		memlock_read(run.memlock_pid, &run.memlock);
+	if (tool.run.memlock_pid)
+		memlock_read(tool.run.memlock_pid, &tool.run.memlock);
+	/* the timeline and the checks */
+	memcpy(tool.run.losses, lc->losses, sizeof(tool.run.losses));
+	hc_collect_build(&tool.run);
+	if (tool.run.not_kept)
+		msg_warn("the timeline kept the first %zu of the window's %llu events: %llu more "
+			 "were counted in the checks but not kept (--max-events)", tool.run.kept.n,
+			 (unsigned long long)tool.run.events, (unsigned long long)tool.run.not_kept);
 	return 0;
-}
-
-/* The requests of --correlate, read now that the window is over (the
- * application wrote them during it) and set against the timeline */
-static void correlate(const struct hc_timeline *tl)
-{
-	char err[768];
-
-	hc_requests_free(&ev.rq);
-	if (hc_requests_read(&ev.rq, env.correlate, env.clock, err, sizeof(err))) {
-		msg_warn("--correlate: %s: no correlation", err);
-		ev.failed = true;
-		return;
-	}
-	if (hc_correlate(&ev.corr, tl, &ev.rq, HC_CORR_DEFAULT_WINDOW_NS)) {
-		msg_warn("--correlate: the timeline holds too many events to correlate");
-		ev.failed = true;
-		return;
-	}
-	ev.have_corr = true;
-}
-
-/* The keys -j adds: "correlation", "baseline" */
-static void json_evidence(struct json *j, void *arg)
-{
-	if (ev.have_corr)
-		hc_correlation_json(j, &ev.corr);
-	if (ev.have_base)
-		hc_compare_json(j, &ev.cmp);
-}
-
-static void write_json(FILE *f, void *arg)
-{
-	hc_report_json_with(&run, f, json_evidence, NULL);
 }
 
 void hotcheck_report(struct lifecycle *lc)
 {
-	const struct hc_timeline *tl;
-
-	memcpy(run.losses, lc->losses, sizeof(run.losses));
-	hc_collect_build(&run);
-	if (run.not_kept)
-		msg_warn("the timeline kept the first %zu of the window's %llu events: %llu more "
-			 "were counted in the checks but not kept (--max-events)", run.kept.n,
-			 (unsigned long long)run.events, (unsigned long long)run.not_kept);
-	tl = hc_timeline(&run);
-	if (env.correlate)
-		correlate(tl);
-	if (ev.have_base)
-		hc_compare_build(&ev.cmp, &ev.base, tl->checks, tl->n_checks);
-	if (ev.pprof && hc_pprof_write(&run, ev.pprof))
-		ev.failed = true;
-	/* --pprof -: stdout is the profile's alone */
-	if (ev.pprof == stdout) {
-	} else if (env.c.json) {
-		write_json(stdout, NULL);
-	} else {
-		hc_report_table(&run, stdout);
-		if (ev.have_corr) {
-			putchar('\n');
-			hc_correlation_print(stdout, &ev.corr);
-		}
-		if (ev.have_base) {
-			putchar('\n');
-			hc_compare_print(stdout, &ev.cmp);
-		}
-	}
-	fflush(stdout);
-	if (ev.have_bundle &&
-	    hc_bundle_write(&ev.bundle, &(struct hc_bundle_src){
-				.tl = tl, .write_json = write_json,
-				.corr = ev.have_corr ? &ev.corr : NULL,
-				.cmp = ev.have_base ? &ev.cmp : NULL }))
-		ev.failed = true;
+	hc_evidence_report(&tool.ev, &tool.run);
 }
 
 int hotcheck_finish(struct lifecycle *lc)
 {
 	stackstore_report(lc->stacks);
-	stacksym_report(run.sym);
-	if (ev.failed)
+	stacksym_report(tool.run.sym);
+	if (tool.ev.failed)
 		return EXIT_USAGE;
-	return hc_all_silent(&run) ? EXIT_REPORTED : EXIT_FOUND;
+	return hc_all_silent(&tool.run) ? EXIT_REPORTED : EXIT_FOUND;
 }
 
 void hotcheck_cleanup(struct lifecycle *lc)
 {
-	if (ev.have_corr)
-		hc_correlation_free(&ev.corr);
-	hc_requests_free(&ev.rq);
-	if (ev.have_base) {
-		hc_compare_free(&ev.cmp);
-		hc_baseline_free(&ev.base);
-	}
-	hc_bundle_close(&ev.bundle);
-	perfev_free(faults);
-	free(steal0);
-	free(steal1);
-	stacksym_free(run.sym);
-	hc_run_free(&run);
+	hc_evidence_free(&tool.ev);
+	perfev_free(tool.faults);
+	free(tool.steal0);
+	free(tool.steal1);
+	stacksym_free(tool.run.sym);
+	hc_run_free(&tool.run);
 	cpu_list_free(&env.c.cpus);
-}
-
-/* --correlate, --baseline, -o and --pprof are read, checked or opened
- * now: bad input exits 2 before anything is loaded.  The request file is
- * read again when the window ends, with what the application added. */
-static void evidence_open(void)
-{
-	char err[768];
-
-	if (env.clock_given && !env.correlate)
-		die_usage("--clock applies to --correlate's timestamps: give --correlate FILE");
-	if (env.correlate && strcmp(env.correlate, "-")) {
-		if (hc_requests_read(&ev.rq, env.correlate, env.clock, err, sizeof(err)))
-			die_usage("--correlate: %s", err);
-		hc_requests_free(&ev.rq);
-	}
-	if (env.baseline) {
-		if (hc_baseline_load(&ev.base, env.baseline, SUITE_VERSION, err, sizeof(err)))
-			die_usage("--baseline: %s", err);
-		ev.have_base = true;
-	}
-	if (env.s.pprof)
-		ev.pprof = pprof_open(env.s.pprof, &env.c);
-	ev.bundle.dirfd = -1;
-	/* last: a directory is made only once the rest is known good */
-	if (env.outdir) {
-		if (hc_bundle_open(&ev.bundle, env.outdir, err, sizeof(err)))
-			die_usage("-o: %s", err);
-		ev.have_bundle = true;
-	}
 }
 
 int main(int argc, char **argv)
@@ -667,6 +554,9 @@ int main(int argc, char **argv)
 		hot_cpus();
 	if (env.c.cpus.n > ISOL_MAX_CPUS)
 		die_usage("-C/--cpu: at most %d hot CPUs", ISOL_MAX_CPUS);
-	evidence_open();
-	return lifecycle_run(&hotcheck_ops, &env.c, NULL);
+	hc_evidence_open(&tool.ev, &(struct hc_evidence_opts){
+				 .correlate = env.correlate, .clock = env.clock,
+				 .clock_given = env.clock_given, .baseline = env.baseline,
+				 .pprof = env.s.pprof, .outdir = env.outdir, .c = &env.c });
+	return lifecycle_run(&hotcheck_ops, &env.c, &tool);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* hotcheck --pprof: the blocks' stacks as a profile (export.h) */
-#include "export.h"
+#include "offcpu_pprof.h"
 #include "collect.h"
 #include "hashmap.h"
 #include "pprof.h"

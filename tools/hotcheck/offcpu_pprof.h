@@ -5,8 +5,8 @@
  * off CPU ("off_cpu", nanoseconds) and the number of blocks ("blocks",
  * count), labelled pid, tid and comm, as offcputime's.  Preemptions carry
  * no stack (the BPF side takes none) and are not in it. */
-#ifndef HOTCHECK_EXPORT_H
-#define HOTCHECK_EXPORT_H
+#ifndef HOTCHECK_OFFCPU_PPROF_H
+#define HOTCHECK_OFFCPU_PPROF_H
 
 #include <stdio.h>
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* hotcheck's verdict: the table of checks, and the JSON document. */
 #include "collect.h"
+#include "clock.h"
+#include "report.h"
 #include "escape.h"
 #include "histogram.h"
 #include "json.h"
@@ -120,7 +122,7 @@ int hc_report_table(const struct hc_run *r, FILE *f)
 		}
 		snprintf(count, sizeof(count), "%llu", (unsigned long long)k->count);
 		if (k->time_ns)
-			fmt_ns(t, sizeof(t), k->time_ns);
+			fmt_dur(t, sizeof(t), k->time_ns, DUR_CELL);
 		else
 			snprintf(t, sizeof(t), "-");
 		fprintf(f, "%-14s %-10s %-10s %s\n", k->name, count, t, k->top_cause);
@@ -142,9 +144,9 @@ int hc_report_table(const struct hc_run *r, FILE *f)
 			const struct hc_syscall_hist *s = &r->sys.v[i];
 			char p50[32], p99[32], max[32];
 
-			fmt_ns(p50, sizeof(p50), hist_percentile(&s->h, 0.5));
-			fmt_ns(p99, sizeof(p99), hist_percentile(&s->h, 0.99));
-			fmt_ns(max, sizeof(max), s->h.max);
+			fmt_dur(p50, sizeof(p50), hist_percentile(&s->h, 0.5), DUR_CELL);
+			fmt_dur(p99, sizeof(p99), hist_percentile(&s->h, 0.99), DUR_CELL);
+			fmt_dur(max, sizeof(max), s->h.max, DUR_CELL);
 			fprintf(f, "  %-20s %8llu calls  p50 %-8s p99 %-8s max %s\n", s->name,
 				(unsigned long long)s->count, p50, p99, max);
 		}

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Draining double-buffered aggregation maps while tracing (aggmap.h). */
+/* Draining double-buffered aggregation maps while tracing (agg.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +7,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "aggmap.h"
+#include "agg.h"
 #include "bpfload.h"
 #include "bpfmaps.h"
 #include "clock.h"
@@ -104,7 +104,7 @@ struct aggmap *agg_add(struct agg *a, struct bpf_map *ma, struct bpf_map *mb,
 	return m;
 }
 
-struct hashmap *aggmap_table(const struct aggmap *m)
+struct hashmap *agg_table(const struct aggmap *m)
 {
 	return m->table;
 }
@@ -144,7 +144,7 @@ static void take(struct aggmap *m, const void *key, const void *val)
 		combine_into(m, dst, created && c == 0, (const char *)val + c * stride);
 }
 
-void aggmap_merge(struct aggmap *m, const void *key, const void *val)
+void agg_merge(struct aggmap *m, const void *key, const void *val)
 {
 	bool created;
 	void *dst = hashmap_get(m->table, key, &created);

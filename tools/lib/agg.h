@@ -9,8 +9,8 @@
  * the old slot's maps.  It runs from the tracing loop every second when
  * keys were created, or at once when the maps are half full (agg_tick),
  * and at the end (agg_finish). */
-#ifndef SUITE_AGGMAP_H
-#define SUITE_AGGMAP_H
+#ifndef SUITE_AGG_H
+#define SUITE_AGG_H
 
 #include <linux/types.h>
 #include <stdbool.h>
@@ -41,9 +41,9 @@ int agg_tick(struct agg *a);
 int agg_finish(struct agg *a);
 /* One value that never was in the maps (a program's per-CPU remainder,
  * read after detaching) into m's table, combined with key's */
-void aggmap_merge(struct aggmap *m, const void *key, const void *val);
+void agg_merge(struct aggmap *m, const void *key, const void *val);
 /* The table: key -> value, every entry drained so far */
-struct hashmap *aggmap_table(const struct aggmap *m);
+struct hashmap *agg_table(const struct aggmap *m);
 /* Drains done, for the verbose line */
 uint64_t agg_drains(const struct agg *a);
 

@@ -4,7 +4,7 @@
  * the live thread.  One Dwfl per process (modules from /proc/PID/maps);
  * libdw keeps each module's CFI once loaded. */
 #include <linux/types.h>
-#include "dwarf.h"
+#include "dwunw.h"
 #include "msg.h"
 #include "opts.h"
 #include "vec.h"

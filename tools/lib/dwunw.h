@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* DWARF unwinding of user-stack samples taken in BPF (bpf/ustack.bpf.h),
  * for binaries built without frame pointers (--dwarf). */
-#ifndef SUITE_DWARF_H
-#define SUITE_DWARF_H
+#ifndef SUITE_DWUNW_H
+#define SUITE_DWUNW_H
 
 #include <stdbool.h>
 #include <stddef.h>

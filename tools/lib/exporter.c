@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-#include "metrics_export.h"
+#include "exporter.h"
 #include "bpfmaps.h"
 #include "clock.h"
 #include "http.h"
@@ -30,7 +30,7 @@ struct exporter {
 	__u64 next_ns, interval_ns;
 };
 
-bool metrics_parse_opt(int key, char *arg, struct metrics_opts *m)
+bool exporter_parse_opt(int key, char *arg, struct exporter_opts *m)
 {
 	if (key == OPT_METRICS)
 		m->listen = arg;
@@ -71,14 +71,14 @@ static int write_file(struct exporter *e, const char *s, size_t n)
 	return err;
 }
 
-struct exporter *exporter_open(const struct metrics_opts *m)
+struct exporter *exporter_open(const struct exporter_opts *m)
 {
 	struct exporter *e;
 	char err[256], bound[128];
 	struct stat st;
 	int fd, r;
 
-	if (!metrics_wanted(m)) {
+	if (!exporter_wanted(m)) {
 		if (m->interval)
 			die_usage("--metrics-interval needs --metrics or --metrics-file");
 		return NULL;

@@ -2,11 +2,11 @@
 /* --metrics ADDR:PORT and --metrics-file PATH: a tool as a Prometheus
  * exporter.  The tool's loop renders a snapshot of its maps every second
  * (--metrics-interval)
- * (metrics.h); the HTTP responder (http.h, its own thread) serves the
+ * (mtext.h); the HTTP responder (http.h, its own thread) serves the
  * last one, and --metrics-file gets it written to a temporary file in
  * the same directory, then renamed over PATH.
  *
- *	main:      metrics_parse_opt() in the argp parser, then
+ *	main:      exporter_parse_opt() in the argp parser, then
  *	           exporter_open() before lifecycle_run(): a bad address, a
  *	           port in use or a path that cannot be written exit 2 before
  *	           anything is loaded
@@ -14,13 +14,13 @@
  *	           chose its poll
  *	stopping(): exporter_render() (the last snapshot, still recording)
  *	cleanup(): exporter_close() */
-#ifndef SUITE_METRICS_EXPORT_H
-#define SUITE_METRICS_EXPORT_H
+#ifndef SUITE_EXPORTER_H
+#define SUITE_EXPORTER_H
 
 #include <linux/types.h>
 #include <stdbool.h>
 #include "losses.h"
-#include "metrics.h"
+#include "mtext.h"
 #include "run.h"
 
 enum {
@@ -37,15 +37,15 @@ enum {
 	{ "metrics-interval", OPT_METRICS_INTERVAL, "SECS", 0, "Take a snapshot for "	\
 	  "--metrics and --metrics-file every SECS seconds (default 1; 0.1 to 3600)", 0 }
 
-struct metrics_opts {
+struct exporter_opts {
 	const char *listen;	/* --metrics */
 	const char *file;	/* --metrics-file */
 	double interval;	/* --metrics-interval, s (0: the default, 1 s) */
 };
 
 /* The keys above into m: true if key was one of them */
-bool metrics_parse_opt(int key, char *arg, struct metrics_opts *m);
-static inline bool metrics_wanted(const struct metrics_opts *m)
+bool exporter_parse_opt(int key, char *arg, struct exporter_opts *m);
+static inline bool exporter_wanted(const struct exporter_opts *m)
 {
 	return m->listen || m->file;
 }
@@ -55,7 +55,7 @@ typedef void (*exporter_render_fn)(struct mtext *t, void *ctx);
 
 /* Binds --metrics and tries --metrics-file's directory; exits 2 naming
  * the option on failure.  NULL when neither was given */
-struct exporter *exporter_open(const struct metrics_opts *m);
+struct exporter *exporter_open(const struct exporter_opts *m);
 /* The loop (run->poll, kept and called first) renders with fn(ctx) now
  * and then every interval */
 void exporter_hook(struct exporter *e, struct run_opts *run,

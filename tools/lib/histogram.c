@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "histogram.h"
+#include "clock.h"
 
 #include <string.h>
 
@@ -60,18 +61,6 @@ __u64 hist_percentile(const struct hist *h, double p)
 	return h->max;
 }
 
-void fmt_ns(char *buf, size_t size, __u64 ns)
-{
-	if (ns < 1000)
-		snprintf(buf, size, "%lluns", (unsigned long long)ns);
-	else if (ns < 1000000)
-		snprintf(buf, size, "%.1fus", ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, size, "%.1fms", ns / 1e6);
-	else
-		snprintf(buf, size, "%.2fs", ns / 1e9);
-}
-
 void hist_print(FILE *f, const struct hist *h, const char *indent)
 {
 	__u64 rows[65] = { 0 }, peak = 0;
@@ -109,8 +98,8 @@ void hist_print(FILE *f, const struct hist *h, const char *indent)
 		while (!rows[r] && end + 1 <= last && !rows[end + 1])
 			end++;
 		u = end ? (end == 64 ? ~0ULL : (1ULL << end) - 1) : 0;
-		fmt_ns(lo, sizeof(lo), l);
-		fmt_ns(hi, sizeof(hi), u);
+		fmt_dur(lo, sizeof(lo), l, DUR_CELL);
+		fmt_dur(hi, sizeof(hi), u, DUR_CELL);
 		fprintf(f, "%s%9s .. %-9s %10llu |", indent, lo, hi,
 			(unsigned long long)rows[r]);
 		for (int k = 0; k < 40; k++)
@@ -118,11 +107,11 @@ void hist_print(FILE *f, const struct hist *h, const char *indent)
 		fputs("|\n", f);
 		r = end;
 	}
-	fmt_ns(a, sizeof(a), h->count ? h->sum / h->count : 0);
-	fmt_ns(b, sizeof(b), hist_percentile(h, 0.50));
-	fmt_ns(c, sizeof(c), hist_percentile(h, 0.99));
-	fmt_ns(d, sizeof(d), hist_percentile(h, 0.999));
-	fmt_ns(e, sizeof(e), h->max);
+	fmt_dur(a, sizeof(a), h->count ? h->sum / h->count : 0, DUR_CELL);
+	fmt_dur(b, sizeof(b), hist_percentile(h, 0.50), DUR_CELL);
+	fmt_dur(c, sizeof(c), hist_percentile(h, 0.99), DUR_CELL);
+	fmt_dur(d, sizeof(d), hist_percentile(h, 0.999), DUR_CELL);
+	fmt_dur(e, sizeof(e), h->max, DUR_CELL);
 	fprintf(f, "%scount %llu  avg %s  p50 %s  p99 %s  p99.9 %s  max %s\n",
 		indent, (unsigned long long)h->count, a, b, c, d, e);
 }

@@ -25,7 +25,5 @@ void hist_print(FILE *f, const struct hist *h, const char *indent);
 void hist_json(struct json *j, const struct hist *h);
 /* Writes "p50_ns", "p99_ns", "p999_ns" keys into the current object */
 void hist_json_percentiles(struct json *j, const struct hist *h);
-/* "123ns", "4.5us", "12.3ms", "1.20s" */
-void fmt_ns(char *buf, size_t size, __u64 ns);
 
 #endif

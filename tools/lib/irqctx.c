@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-#include "preempt.h"
+#include "irqctx.h"
 #include "msg.h"
 
 #include <string.h>
@@ -106,7 +106,7 @@ static const char *const softirq_names[] = {
 	"SCHED", "HRTIMER", "RCU",
 };
 
-const char *softirq_name(__u32 vec)
+const char *irqctx_softirq_name(__u32 vec)
 {
 	static char buf[32];
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* User-space half of bpf/irqctx.bpf.h: where this CPU's preempt count
  * lies, for the BPF programs that tell interrupt context from a task. */
-#ifndef SUITE_PREEMPT_H
-#define SUITE_PREEMPT_H
+#ifndef SUITE_LIB_IRQCTX_H
+#define SUITE_LIB_IRQCTX_H
 
 #include <stdbool.h>
 #include <linux/types.h>
-#include "irqctx.h"	/* bpf/irqctx.h */
+#include "../../bpf/irqctx.h"	/* the BPF half's enum irqctx (the same name, in bpf/) */
 
 /* Where this CPU's preempt count and cpu_number are, relative to its
  * runqueue: offsets in the kernel's per-CPU section, from its BTF.  The
@@ -23,6 +23,6 @@ const char *irqctx_label(__u32 ctx);
 const char *irqctx_source_name(__u32 src);
 /* "TIMER", "NET_RX", ... for a softirq vector ("softirq N" beyond the
  * kernel's table) */
-const char *softirq_name(__u32 vec);
+const char *irqctx_softirq_name(__u32 vec);
 
 #endif

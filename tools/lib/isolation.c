@@ -262,7 +262,7 @@ const char *isol_rcu_nocbs(const struct sys_config *c)
 	return c->cmd[CMD_RCU_NOCBS].has ? isol_or_none(c->cmd[CMD_RCU_NOCBS].val) : "unset";
 }
 
-void silence_fix_irq(uint32_t irq, const char *affinity, const char *effective,
+void isol_fix_irq(uint32_t irq, const char *affinity, const char *effective,
 		     uint32_t cpu, const struct cpu_list *watched,
 		     const char *online, char *buf, size_t size)
 {

@@ -75,7 +75,7 @@ size_t irq_snap_delta(const struct irq_snap *before, const struct irq_snap *afte
 		      size_t widx, struct irq_moved **out);
 
 /* The IRQ part, given /proc/irq/N/smp_affinity_list's content (or NULL) */
-void silence_fix_irq(uint32_t irq, const char *affinity, const char *effective,
+void isol_fix_irq(uint32_t irq, const char *affinity, const char *effective,
 		     uint32_t cpu, const struct cpu_list *watched,
 		     const char *online, char *buf, size_t size);
 

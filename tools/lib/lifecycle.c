@@ -6,7 +6,7 @@
 #include "kfeat.h"
 #include "json.h"
 #include "mapmem.h"
-#include "aggmap.h"
+#include "agg.h"
 #include "stackstore.h"
 #include "clock.h"
 #include "taskid.h"
@@ -318,13 +318,14 @@ static int collect_report(struct lifecycle *lc)
 	struct bpf_map *losses;
 	int err;
 
+	/* first: collect may set what it builds against them */
+	losses = lc->obj ? lifecycle_map(lc, "losses") : NULL;
+	if (losses)
+		losses_read(losses, lc->losses);
 	if (ops->collect && (err = ops->collect(lc))) {
 		msg_warn("reading the maps failed: %s", strerror(-err));
 		return EXIT_UNSUPPORTED;
 	}
-	losses = lc->obj ? lifecycle_map(lc, "losses") : NULL;
-	if (losses)
-		losses_read(losses, lc->losses);
 	if (ops->report)
 		ops->report(lc);
 	fflush(stdout);

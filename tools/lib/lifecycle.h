@@ -17,8 +17,8 @@
  *                                stopping()
  *   detach                       detach()
  *   last ring-buffer records     stopped()
- *   collect                      collect()       "reading the maps failed"
  *   losses                       read from the "losses" map
+ *   collect                      collect()       "reading the maps failed"
  *   report                       report()        stdout
  *   loss report                  losses_report(lc->losses, loss_hints)
  *   exit code                    finish()        stderr notes
@@ -122,7 +122,7 @@ struct lifecycle {
 	 * says otherwise */
 	struct run_opts run;
 	enum run_end end;
-	__u64 losses[LOSS_KINDS];	/* read after collect() */
+	__u64 losses[LOSS_KINDS];	/* read before collect() */
 };
 
 /* The open and destroy hooks of skeleton X_bpf: skel_open, skel_destroy,
@@ -222,7 +222,7 @@ int lifecycle_stack_rings(struct lifecycle *lc, bool dwarf,
  * stays the tool's to set) */
 void lifecycle_size_stacks(struct lifecycle *lc, const struct stack_opts *s);
 /* In setup(), for a tool with aggregation maps (bpf/agg.bpf.h): lc->agg,
- * drained from the loop and after detach (aggmap.h); the tool adds its
+ * drained from the loop and after detach (agg.h); the tool adds its
  * maps with agg_add().  slot: &skel->bss->agg_slot.  0 or the exit code */
 int lifecycle_agg(struct lifecycle *lc, volatile __u32 *slot);
 /* The loop's poll of a tool with aggregation maps (ctx: the lifecycle):

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-#include "metrics.h"
+#include "mtext.h"
 #include "escape.h"
 
 #include <stdarg.h>

@@ -13,8 +13,8 @@
  * suite's escaped form (escape.h: control bytes and invalid UTF-8 as
  * \xNN, a backslash as \\), then escaped for the format (a backslash as
  * \\, a double quote as \"): a value is always one valid UTF-8 line. */
-#ifndef SUITE_METRICS_H
-#define SUITE_METRICS_H
+#ifndef SUITE_MTEXT_H
+#define SUITE_MTEXT_H
 
 #include <linux/types.h>
 #include <stddef.h>

@@ -2,7 +2,7 @@
 #include <linux/types.h>
 #include "stackframes.h"
 #include "stackstore.h"
-#include "dwarf.h"
+#include "dwunw.h"
 #include "json.h"
 #include "sbuf.h"
 #include "hashmap.h"

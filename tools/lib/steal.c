@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "steal.h"
+#include "clock.h"
 #include "json.h"
 #include "kfeat.h"
 #include "procfs.h"
@@ -123,16 +124,6 @@ void steal_decide(bool available, const struct steal_sample *start,
 	}
 }
 
-static void fmt_ns(uint64_t ns, char *buf, size_t size)
-{
-	if (ns < 10000)
-		snprintf(buf, size, "%llu ns", (unsigned long long)ns);
-	else if (ns < 1000000)
-		snprintf(buf, size, "%.1f us", ns / 1e3);
-	else
-		snprintf(buf, size, "%.1f ms", ns / 1e6);
-}
-
 void steal_describe(const struct steal_result *res, char *buf, size_t size)
 {
 	char a[32], b[32];
@@ -149,12 +140,12 @@ void steal_describe(const struct steal_result *res, char *buf, size_t size)
 	case STEAL_REPORTED:
 		break;
 	}
-	fmt_ns(res->stolen_ns, a, sizeof(a));
+	fmt_dur(a, sizeof(a), res->stolen_ns, DUR_TEXT);
 	if (!res->stolen_ns) {
 		snprintf(buf, size, "stolen by the hypervisor: 0 ns");
 		return;
 	}
-	fmt_ns(res->max_ns, b, sizeof(b));
+	fmt_dur(b, sizeof(b), res->max_ns, DUR_TEXT);
 	snprintf(buf, size, "stolen by the hypervisor: %s (at most %s between two "
 		 "events on the CPU, %llu of %llu events found more)", a, b,
 		 (unsigned long long)res->steps, (unsigned long long)res->samples);

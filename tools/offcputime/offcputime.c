@@ -24,8 +24,8 @@
 #include "mapiter.h"
 #include "hashmap.h"
 #include "xalloc.h"
-#include "dwarf.h"
-#include "aggmap.h"
+#include "dwunw.h"
+#include "agg.h"
 #include "stackstore.h"
 #include "stackeng.h"
 #include "testenv.h"
@@ -191,7 +191,8 @@ struct entry {
 	bool whole;		/* off-CPU from before the window to its end */
 };
 
-struct collected {
+/* What a run collected: the off-CPU intervals, by thread and stack */
+struct intervals {
 	struct entry *e;
 	size_t n, cap;
 	size_t still_blocked;
@@ -204,16 +205,27 @@ struct collected {
 	size_t idx_next;
 };
 
-static struct dwunw *dw;	/* --dwarf only */
-/* kernel stacks were taken at switch-out: asked for, or the raw_tp
- * flavour (whose task switched in is not a trusted pointer) */
-static bool kstack_at_switch_out;
-/* -p/-t: the threads off-CPU as tracing begins get an interval from then
- * (seed_sleepers); seed_user: with their user stacks; seed_ran: the walk
- * was made */
-static bool seed_targets, seed_user, seed_ran;
+struct dctx {
+	struct intervals *c;
+};
 
-static void collect_add(struct collected *c, const struct offcpu_key *k,
+/* offcputime's state (passed to the lifecycle: lc->tool) */
+static struct tool {
+	struct stacksym *sym;
+	struct aggmap *counts;
+	struct intervals c;
+	struct dctx dctx;
+	struct dwunw *dw;	/* --dwarf only */
+	/* kernel stacks were taken at switch-out: asked for, or the raw_tp
+	 * flavour (whose task switched in is not a trusted pointer) */
+	bool kstack_at_switch_out;
+	/* -p/-t: the threads off-CPU as tracing begins get an interval from
+	 * then (seed_sleepers); seed_user: with their user stacks; seed_ran:
+	 * the walk was made */
+	bool seed_targets, seed_user, seed_ran;
+} tool = { .dctx = { &tool.c } };
+
+static void collect_add(struct intervals *c, const struct offcpu_key *k,
 			__u64 ns, __u64 count)
 {
 	array_reserve(c->e, c->cap, c->n + 1);
@@ -226,7 +238,7 @@ static void collect_add(struct collected *c, const struct offcpu_key *k,
 
 /* --dwarf: the entries with a lost user stack, the first of equal keys,
  * are found by the intervals that lose theirs */
-static void dwarf_index_lost(struct collected *c)
+static void dwarf_index_lost(struct intervals *c)
 {
 	for (size_t k = 0; k < c->n; k++) {
 		bool created;
@@ -241,7 +253,7 @@ static void dwarf_index_lost(struct collected *c)
 }
 
 /* --dwarf: one closed interval with its unwound stack (id < 0: lost) */
-static void dwarf_add(struct collected *c, struct offcpu_key key, int id, __u64 ns)
+static void dwarf_add(struct intervals *c, struct offcpu_key key, int id, __u64 ns)
 {
 	bool created;
 	size_t *i;
@@ -273,13 +285,13 @@ static void collect_one(const void *key, void *val, void *arg)
 }
 
 /* What the drains of the counts maps gathered */
-static void collect_counts(struct aggmap *counts, struct collected *c)
+static void collect_counts(struct aggmap *counts, struct intervals *c)
 {
-	hashmap_each(aggmap_table(counts), collect_one, c);
+	hashmap_each(agg_table(counts), collect_one, c);
 }
 
 /* Threads still off-CPU at the stop time count up to it */
-static int collect_in_flight(int fd, struct collected *c, __u64 stop_ns)
+static int collect_in_flight(int fd, struct intervals *c, __u64 stop_ns)
 {
 	__u32 next;
 	struct offcpu_start s;
@@ -302,7 +314,7 @@ static int collect_in_flight(int fd, struct collected *c, __u64 stop_ns)
 		if (d < env.min_us * 1000 || d > env.max_us * 1000)
 			continue;
 		if (s.seq)
-			dwarf_add(c, s.key, dwunw_peek(dw, s.seq), d);
+			dwarf_add(c, s.key, dwunw_peek(tool.dw, s.seq), d);
 		else
 			collect_add(c, &s.key, d, 1);
 		if (!ended)
@@ -332,11 +344,11 @@ static int entry_cmp(const void *a, const void *b)
 static void resolve(struct stacksym *sym, struct stackstore *st, const struct offcpu_key *key,
 		    bool dwarf, struct stack_frames *f, struct stack_locs *l)
 {
-	struct stack_ref r = STACK_REF(key, tgid, exec_id, dwarf ? dw : NULL);
+	struct stack_ref r = STACK_REF(key, tgid, exec_id, dwarf ? tool.dw : NULL);
 
 	/* taken at switch-out: the scheduler's own frames are there, and go
 	 * (at switch-in the kernel's walk left them out already) */
-	r.kernel_nosched = kstack_at_switch_out;
+	r.kernel_nosched = tool.kstack_at_switch_out;
 	stack_frames_resolve_at(sym, st, &r, f, l);
 }
 
@@ -452,7 +464,7 @@ static int ident_cmp(const void *a, const void *b)
 /* Entries that print the same become one, their counts and times
  * summed: a hash of each entry's printed identity, and the strings
  * themselves compared where two hashes are equal */
-static void merge_printed(struct stacksym *sym, struct stackstore *st, struct collected *c)
+static void merge_printed(struct stacksym *sym, struct stackstore *st, struct intervals *c)
 {
 	struct stack_frames *f = xcalloc(1, sizeof(*f));
 	struct ident *id = xcalloc(c->n ? c->n : 1, sizeof(*id));
@@ -508,7 +520,7 @@ static void merge_printed(struct stacksym *sym, struct stackstore *st, struct co
 }
 
 static void report(struct stackstore *st, struct stacksym *sym,
-		   struct collected *c, const __u64 losses[LOSS_KINDS])
+		   struct intervals *c, const __u64 losses[LOSS_KINDS])
 {
 	struct folded *fo = NULL;
 	struct stack_frames *f = xcalloc(1, sizeof(*f));
@@ -566,18 +578,14 @@ static void report(struct stackstore *st, struct stacksym *sym,
 
 /* ---- events ---- */
 
-struct dctx {
-	struct collected *c;
-};
-
 static int on_dwarf_event(void *vctx, void *data, size_t size)
 {
 	struct dctx *ctx = vctx;
-	__u32 type = dwunw_on_record(dw, data, size);
+	__u32 type = dwunw_on_record(tool.dw, data, size);
 
 	if (type == OFFCPU_EV_INTERVAL && size >= sizeof(struct offcpu_interval)) {
 		const struct offcpu_interval *ev = data;
-		int id = dwunw_take(dw, ev->seq);
+		int id = dwunw_take(tool.dw, ev->seq);
 
 		if (ev->in_range)
 			dwarf_add(ctx->c, ev->key, id, ev->delta_ns);
@@ -588,7 +596,7 @@ static int on_dwarf_event(void *vctx, void *data, size_t size)
 /* --check: "1234567 us off-CPU in 12 intervals by pid 42 in 5 s", on
  * stdout after the plain report (the other tools' verdict line), on
  * stderr with -f or -j, whose stdout is the document alone */
-static void print_verdict(const struct collected *c, enum run_end end)
+static void print_verdict(const struct intervals *c, enum run_end end)
 {
 	char who[420], what[96], line[600];
 	__u64 ns = 0, n = 0;
@@ -615,13 +623,6 @@ static const char *const loss_hints[LOSS_KINDS] = {
 };
 
 /* ---- the lifecycle's hooks ---- */
-
-static struct tool {
-	struct stacksym *sym;
-	struct aggmap *counts;
-	struct collected c;
-	struct dctx dctx;
-} tool = { .dctx = { &tool.c } };
 
 LIFECYCLE_TOOL(offcputime, .what = "off-CPU time", .loss_hints = loss_hints,
 	       .attach_what = "attaching to sched_switch");
@@ -655,16 +656,16 @@ int offcputime_configure(struct lifecycle *lc)
 	/* the threads off-CPU as tracing begins (seed_sleepers): the
 	 * sleepable walk where it can read their user stacks, else the
 	 * other (their user stacks then said missing) */
-	seed_targets = env.c.pids.n || env.c.tids.n;
-	skel->rodata->seed_targets = seed_targets;
-	map_resize_opt(skel->maps.asleep, seed_targets ? 1 : env.s.max_entries,
+	tool.seed_targets = env.c.pids.n || env.c.tids.n;
+	skel->rodata->seed_targets = tool.seed_targets;
+	map_resize_opt(skel->maps.asleep, tool.seed_targets ? 1 : env.s.max_entries,
 		       "--max-entries", env.s.max_entries);
-	seed_user = kfeat_has(KF_KERNEL_BTF) && kfeat_has(KF_TASK_STACK) &&
+	tool.seed_user = kfeat_has(KF_KERNEL_BTF) && kfeat_has(KF_TASK_STACK) &&
 		    kfeat_has(KF_COPY_FROM_USER_TASK);
 	bpf_program__set_autoattach(skel->progs.seed_sleepers_user, false);
 	bpf_program__set_autoattach(skel->progs.seed_sleepers, false);
-	bpf_program__set_autoload(skel->progs.seed_sleepers_user, seed_user);
-	bpf_program__set_autoload(skel->progs.seed_sleepers, !seed_user &&
+	bpf_program__set_autoload(skel->progs.seed_sleepers_user, tool.seed_user);
+	bpf_program__set_autoload(skel->progs.seed_sleepers, !tool.seed_user &&
 				  kfeat_has(KF_KERNEL_BTF) && kfeat_has(KF_TASK_STACK));
 	return 0;
 }
@@ -676,7 +677,7 @@ int offcputime_setup(struct lifecycle *lc)
 
 	if (err)
 		return err;
-	kstack_at_switch_out = env.kstack_at_switch_out ||
+	tool.kstack_at_switch_out = env.kstack_at_switch_out ||
 			       !bpf_program__autoload(skel->progs.sched_switch_btf);
 	tool.counts = agg_add(lc->agg, skel->maps.counts_a, skel->maps.counts_b, NULL);
 	tool.sym = stacksym_for(&env.s);
@@ -684,7 +685,7 @@ int offcputime_setup(struct lifecycle *lc)
 	stacksym_want_kernel(tool.sym);
 	stacksym_cache_targets(tool.sym, &env.c);
 	if (env.s.dwarf)
-		dw = dwunw_new();
+		tool.dw = dwunw_new();
 	return lifecycle_stack_rings(lc, env.s.dwarf, stacksym_on_announce, tool.sym,
 				     on_dwarf_event, &tool.dctx);
 }
@@ -715,7 +716,7 @@ static int run_iter(struct bpf_program *prog)
 int offcputime_started(struct lifecycle *lc)
 {
 	struct offcputime_bpf *skel = lc->skel;
-	struct bpf_program *p = seed_user ? skel->progs.seed_sleepers_user
+	struct bpf_program *p = tool.seed_user ? skel->progs.seed_sleepers_user
 					  : skel->progs.seed_sleepers;
 	int err;
 
@@ -725,7 +726,7 @@ int offcputime_started(struct lifecycle *lc)
 	if (err)
 		msg_warn("finding the threads already off-CPU failed: %s", strerror(-err));
 	else
-		seed_ran = true;
+		tool.seed_ran = true;
 	return 0;
 }
 
@@ -743,7 +744,7 @@ static int inflight_walk(struct lifecycle *lc)
 	err = run_iter(skel->progs.inflight_stacks);
 	ring_buffer__consume(lc->rb);
 	/* stacks taken at switch-out: no deferred stack to take */
-	return kstack_at_switch_out ? 0 : err;
+	return tool.kstack_at_switch_out ? 0 : err;
 }
 
 int offcputime_collect(struct lifecycle *lc)
@@ -756,7 +757,7 @@ int offcputime_collect(struct lifecycle *lc)
 	tool.c.unreported = skel->bss->switch_ins_unreported;
 	collect_counts(tool.counts, &tool.c);
 	err = collect_in_flight(bpf_map__fd(skel->maps.start), &tool.c, run_end_ns);
-	if (!seed_targets)	/* counted by the walk at the end, not listed */
+	if (!tool.seed_targets)	/* counted by the walk at the end, not listed */
 		tool.c.whole_window = skel->bss->whole_window_sleepers;
 	return err;
 }
@@ -774,13 +775,13 @@ static void whole_window_say(const struct offcputime_bpf *skel)
 {
 	size_t n = tool.c.whole_window;
 
-	if (!seed_ran) {
+	if (!tool.seed_ran) {
 		msg_warn("threads off-CPU for the whole window are not %s: that needs task "
 			 "iterators and bpf_get_task_stack() with the kernel's own BTF (Linux 5.9)",
-			 seed_targets ? "listed" : "counted");
+			 tool.seed_targets ? "listed" : "counted");
 		return;
 	}
-	if (!seed_targets) {
+	if (!tool.seed_targets) {
 		if (n)
 			msg_warn("%zu threads were off-CPU for the whole window (not listed "
 				 "system-wide: -p or -t lists them)", n);
@@ -793,7 +794,7 @@ static void whole_window_say(const struct offcputime_bpf *skel)
 	if (n)
 		msg_warn("%zu threads were off-CPU for the whole window (since before "
 			 "tracing began): listed with the window as their time", n);
-	if (n && !seed_user && !env.kernel_only)
+	if (n && !tool.seed_user && !env.kernel_only)
 		msg_warn("their user stacks are not shown: reading another thread's user "
 			 "stack needs bpf_copy_from_user_task() (Linux 5.18)");
 	else if (skel->bss->sleepers_no_ustack)
@@ -806,19 +807,19 @@ int offcputime_finish(struct lifecycle *lc)
 {
 	stacksym_report(tool.sym);
 	stackstore_report(lc->stacks);
-	if (dw)
-		dwunw_report(dw);
-	if (tool.c.still_blocked > tool.c.whole_window || (!seed_targets && tool.c.still_blocked))
+	if (tool.dw)
+		dwunw_report(tool.dw);
+	if (tool.c.still_blocked > tool.c.whole_window || (!tool.seed_targets && tool.c.still_blocked))
 		msg_warn("%zu threads were still off-CPU at the end; counted up "
 			 "to the stop time", tool.c.still_blocked -
-			 (seed_targets ? tool.c.whole_window : 0));
+			 (tool.seed_targets ? tool.c.whole_window : 0));
 	whole_window_say(lc->skel);
 	if (tool.c.unreported)
 		msg_warn("%llu waits ended with no sched_switch event for the thread's "
 			 "return to a CPU (the kernel leaves some out): each is timed up to "
 			 "when the scheduler recorded that return%s",
 			 (unsigned long long)tool.c.unreported,
-			 kstack_at_switch_out ? "" : "; their kernel stacks could not be "
+			 tool.kstack_at_switch_out ? "" : "; their kernel stacks could not be "
 			 "taken (shown as [kernel stack lost])");
 	return lifecycle_check_exit(lc, tool.c.n);
 }
@@ -826,7 +827,7 @@ int offcputime_finish(struct lifecycle *lc)
 void offcputime_cleanup(struct lifecycle *lc)
 {
 	stacksym_free(tool.sym);
-	dwunw_free(dw);
+	dwunw_free(tool.dw);
 	hashmap_free(tool.c.idx);
 	free(tool.c.e);
 }

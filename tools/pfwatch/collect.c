@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "collect.h"
-#include "aggmap.h"
+#include "agg.h"
 #include "msg.h"
-#include "dwarf.h"
+#include "dwunw.h"
 #include "stackframes.h"
 #include "hashmap.h"
 #include "vec.h"
@@ -31,7 +31,7 @@ struct dw_rec {
 	bool dwarf;
 };
 
-void collected_dwarf(struct collected *c)
+void collected_dwarf(struct faults *c)
 {
 	c->dw = dwunw_new();
 	c->dw_recs = hashmap_new(sizeof(struct pf_key), sizeof(struct dw_rec));
@@ -39,7 +39,7 @@ void collected_dwarf(struct collected *c)
 
 int collected_on_sample(void *ctx, void *data, size_t size)
 {
-	struct collected *c = ctx;
+	struct faults *c = ctx;
 	__u32 type = dwunw_on_record(c->dw, data, size);
 
 	if (type == PF_EV_FAULT && size >= sizeof(struct pf_fault)) {
@@ -69,13 +69,13 @@ int collected_on_sample(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-static struct entry *entry_new(struct collected *c)
+static struct entry *entry_new(struct faults *c)
 {
 	array_reserve(c->e, c->cap, c->n + 1);
 	return &c->e[c->n++];
 }
 
-static void entry_count(struct collected *c, const struct entry *e)
+static void entry_count(struct faults *c, const struct entry *e)
 {
 	c->major[e->key.warmup ? 1 : 0] += e->val.major;
 	c->minor[e->key.warmup ? 1 : 0] += e->val.minor;
@@ -84,7 +84,7 @@ static void entry_count(struct collected *c, const struct entry *e)
 
 static void collect_dwarf_one(const void *key, void *val, void *arg)
 {
-	struct collected *c = arg;
+	struct faults *c = arg;
 	const struct dw_rec *d = val;
 	struct entry *e = entry_new(c);
 
@@ -96,7 +96,7 @@ static void collect_dwarf_one(const void *key, void *val, void *arg)
 
 static void collect_one(const void *key, void *val, void *arg)
 {
-	struct collected *c = arg;
+	struct faults *c = arg;
 	struct entry *e = entry_new(c);
 
 	memcpy(&e->key, key, sizeof(e->key));
@@ -105,9 +105,9 @@ static void collect_one(const void *key, void *val, void *arg)
 	entry_count(c, e);
 }
 
-void collected_read(struct collected *c, struct aggmap *counts)
+void collected_read(struct faults *c, struct aggmap *counts)
 {
-	hashmap_each(aggmap_table(counts), collect_one, c);
+	hashmap_each(agg_table(counts), collect_one, c);
 	if (c->dw_recs)
 		hashmap_each(c->dw_recs, collect_dwarf_one, c);
 }
@@ -124,13 +124,13 @@ static int entry_cmp(const void *a, const void *b)
 	return memcmp(&x->key, &y->key, sizeof(x->key));
 }
 
-void collected_sort(struct collected *c)
+void collected_sort(struct faults *c)
 {
 	if (c->n)	/* nothing recorded: c->e may be NULL, which qsort may not be given */
 		qsort(c->e, c->n, sizeof(*c->e), entry_cmp);
 }
 
-void collected_free(struct collected *c)
+void collected_free(struct faults *c)
 {
 	free(c->e);
 	dwunw_free(c->dw);

@@ -20,7 +20,8 @@ struct entry {
 	bool dwarf;		/* key.ustack is STACK_ID_MIN + a dwunw stack id */
 };
 
-struct collected {
+/* What a run collected: the page faults, by thread and stack */
+struct faults {
 	struct entry *e;
 	size_t n, cap;
 	/* totals: [0] after warm-up, [1] warm-up */
@@ -35,7 +36,7 @@ struct collected {
 };
 
 /* --dwarf: the unwinder and the table of its faults */
-void collected_dwarf(struct collected *c);
+void collected_dwarf(struct faults *c);
 /* The ring-buffer callback of ustack_rb (ctx: the collected) */
 int collected_on_sample(void *ctx, void *data, size_t size);
 /* How two values of one key join (agg_combine_fn): one drain's into
@@ -43,9 +44,9 @@ int collected_on_sample(void *ctx, void *data, size_t size);
 void pf_val_combine(void *dst, const void *src);
 /* What the drains of the counts maps gathered and the --dwarf faults,
  * into c->e */
-void collected_read(struct collected *c, struct aggmap *counts);
+void collected_read(struct faults *c, struct aggmap *counts);
 /* warm-up last, then most faults first */
-void collected_sort(struct collected *c);
-void collected_free(struct collected *c);
+void collected_sort(struct faults *c);
+void collected_free(struct faults *c);
 
 #endif

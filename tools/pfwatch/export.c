@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "export.h"
-#include "aggmap.h"
+#include "agg.h"
 #include "bpfload.h"
 #include "bpfmaps.h"
 #include "collect.h"
@@ -160,7 +160,7 @@ void pf_export_render(struct mtext *t, void *ctx)
 
 	if (!x->series)
 		x->series = hashmap_new(sizeof(struct series_key), sizeof(struct series));
-	hashmap_each(aggmap_table(x->counts), add_one, &s);
+	hashmap_each(agg_table(x->counts), add_one, &s);
 	if (x->c->dw_recs)	/* each a struct dw_rec, its pf_val first */
 		hashmap_each(x->c->dw_recs, add_one, &s);
 	if (read_pending(x->pending, &s))

@@ -3,7 +3,7 @@
  * warm-up's by kind, and the targets' memory locking, as Prometheus
  * metrics (docs/CLI.md, "Metrics").
  *
- * A snapshot adds what the drains gathered (aggmap_table), what each CPU
+ * A snapshot adds what the drains gathered (agg_table), what each CPU
  * still holds (struct pf_pending) and the --dwarf faults; what sits in
  * the aggregation map being written (at most a second of faults) comes
  * with the next drain.  A fault moves from a CPU's pending sum into that
@@ -16,11 +16,11 @@
 #define PFWATCH_EXPORT_H
 
 #include <linux/types.h>
-#include "metrics_export.h"
+#include "exporter.h"
 
 struct aggmap;
 struct bpf_map;
-struct collected;
+struct faults;
 struct fault_events;
 struct hashmap;
 struct targets;
@@ -29,7 +29,7 @@ struct pf_export {
 	struct exporter *e;
 	struct aggmap *counts;
 	struct bpf_map *pending, *losses;
-	const struct collected *c;	/* --dwarf's faults */
+	const struct faults *c;	/* --dwarf's faults */
 	const struct targets *targets;
 	struct hashmap *series;		/* (tgid, tid) -> the last published */
 	__u64 warm[2];			/* warm-up: minor, major */

@@ -27,7 +27,7 @@
 #include "lifecycle.h"
 #include "stacks.h"
 #include "stackstore.h"
-#include "aggmap.h"
+#include "agg.h"
 #include "bpfmaps.h"
 #include "bpfload.h"
 #include "xalloc.h"
@@ -35,7 +35,7 @@
 #include "testenv.h"
 #include "vmas.h"
 #include "announce.h"
-#include "dwarf.h"
+#include "dwunw.h"
 #include "events.h"
 #include "collect.h"
 #include "export.h"
@@ -106,11 +106,11 @@ static const struct argp_option options[] = {
 	{},
 };
 
-static struct metrics_opts metrics;
+static struct exporter_opts metrics;
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	if (metrics_parse_opt(key, arg, &metrics))
+	if (exporter_parse_opt(key, arg, &metrics))
 		return 0;
 	switch (key) {
 	case OPT_WARMUP:
@@ -130,7 +130,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 static struct pfwatch {
 	struct targets targets;
 	struct fault_events ev;
-	struct collected c;
+	struct faults c;
 	struct aggmap *counts;	/* drained while tracing */
 	struct report_in r;	/* and its symbolizer, mappings, event mode */
 	struct pf_export exp;	/* --metrics, --metrics-file */
@@ -147,21 +147,20 @@ LIFECYCLE_TOOL(pfwatch, .attach_what = "attaching to sched_process_exec",
 /* Processes and mappings to capture while they live */
 static int on_event(void *vctx, void *data, size_t size)
 {
-	struct pfwatch *pf = vctx;
 	const struct announce_event *a = data;
 	const struct pf_event *e = data;
 
 	if (size < sizeof(*a))
 		return 0;
 	if (a->type == ANNOUNCE_EV_NEW_PROCESS) {
-		stacksym_cache_image(pf->r.sym, a->tgid, a->exec_id);
-		vmas_capture(pf->r.vmas, a->tgid, a->exec_id);
-		if (pf->c.dw)
-			dwunw_cache_pid(pf->c.dw, a->tgid);
+		stacksym_cache_image(tool.r.sym, a->tgid, a->exec_id);
+		vmas_capture(tool.r.vmas, a->tgid, a->exec_id);
+		if (tool.c.dw)
+			dwunw_cache_pid(tool.c.dw, a->tgid);
 	} else if (a->type == PF_EV_NEW_REGION && size >= sizeof(*e)) {
 		/* a fault in a region not seen before: name its mapping now */
-		if (!vmas_find(pf->r.vmas, a->tgid, a->exec_id, e->addr))
-			vmas_capture(pf->r.vmas, a->tgid, a->exec_id);
+		if (!vmas_find(tool.r.vmas, a->tgid, a->exec_id, e->addr))
+			vmas_capture(tool.r.vmas, a->tgid, a->exec_id);
 	}
 	return 0;
 }
@@ -169,31 +168,29 @@ static int on_event(void *vctx, void *data, size_t size)
 static int poll_events(void *vctx, int timeout_ms)
 {
 	struct lifecycle *lc = vctx;
-	struct pfwatch *pf = lc->tool;
 	struct pfwatch_bpf *skel = lc->skel;
 	int err = lifecycle_poll(lc, timeout_ms);
 
-	targets_refresh(&pf->targets, false);
+	targets_refresh(&tool.targets, false);
 	/* the end of the warm-up: the program then reads no clock */
 	if (skel->bss->warmup_end_ns && now_ns() >= skel->bss->warmup_end_ns)
 		skel->bss->warmup_end_ns = 0;
-	fault_events_tick(&pf->ev);
+	fault_events_tick(&tool.ev);
 	return err;
 }
 
 /* Per-thread events unless they would take too many descriptors */
 int pfwatch_prepare(struct lifecycle *lc)
 {
-	struct pfwatch *pf = lc->tool;
 
-	pf->r.task_mode = (env.c.pids.n || env.c.tids.n) && !env.per_cpu;
-	if (pf->r.task_mode) {
+	tool.r.task_mode = (env.c.pids.n || env.c.tids.n) && !env.per_cpu;
+	if (tool.r.task_mode) {
 		size_t threads = fault_events_threads(&env.c);
 
 		if (threads * 4 + 64 > perfev_fd_room()) {
 			msg_warn("%zu threads need more file descriptors than ulimit -n "
 				 "allows; using per-CPU events", threads);
-			pf->r.task_mode = false;
+			tool.r.task_mode = false;
 		}
 	}
 	return 0;
@@ -214,92 +211,88 @@ int pfwatch_configure(struct lifecycle *lc)
 
 int pfwatch_setup(struct lifecycle *lc)
 {
-	struct pfwatch *pf = lc->tool;
 	struct pfwatch_bpf *skel = lc->skel;
 	int err = lifecycle_agg(lc, &skel->bss->agg_slot);
 
 	if (err)
 		return err;
-	pf->counts = agg_add(lc->agg, skel->maps.counts_a, skel->maps.counts_b, pf_val_combine);
+	tool.counts = agg_add(lc->agg, skel->maps.counts_a, skel->maps.counts_b, pf_val_combine);
 
-	pf->r.sym = stacksym_for(&env.s);
-	stacksym_set_dwarf_hint(pf->r.sym, !env.s.dwarf);
-	pf->r.vmas = vmas_new();
-	targets_init(&pf->targets, &env.c);
+	tool.r.sym = stacksym_for(&env.s);
+	stacksym_set_dwarf_hint(tool.r.sym, !env.s.dwarf);
+	tool.r.vmas = vmas_new();
+	targets_init(&tool.targets, &env.c);
 	if (env.s.dwarf)
-		collected_dwarf(&pf->c);
-	for (size_t i = 0; i < pf->targets.n; i++) {
-		stacksym_cache_pid(pf->r.sym, pf->targets.t[i].pid);
-		vmas_capture(pf->r.vmas, pf->targets.t[i].pid, 0);
-		if (pf->c.dw)
-			dwunw_cache_pid(pf->c.dw, pf->targets.t[i].pid);
+		collected_dwarf(&tool.c);
+	for (size_t i = 0; i < tool.targets.n; i++) {
+		stacksym_cache_pid(tool.r.sym, tool.targets.t[i].pid);
+		vmas_capture(tool.r.vmas, tool.targets.t[i].pid, 0);
+		if (tool.c.dw)
+			dwunw_cache_pid(tool.c.dw, tool.targets.t[i].pid);
 	}
 	lc->run.poll = poll_events;
 	lc->run.ctx = lc;
-	return lifecycle_stack_rings(lc, env.s.dwarf, on_event, pf,
-				     collected_on_sample, &pf->c);
+	return lifecycle_stack_rings(lc, env.s.dwarf, on_event, NULL,
+				     collected_on_sample, &tool.c);
 }
 
 /* Every event of ours ran the program: what it did not count was lost
  * (per-CPU events with a filter also count other processes) */
-static bool every_event_ours(const struct pfwatch *pf)
+static bool every_event_ours(void)
 {
-	return pf->r.task_mode || (!env.c.pids.n && !env.c.tids.n);
+	return tool.r.task_mode || (!env.c.pids.n && !env.c.tids.n);
 }
 
 /* The end of the warm-up, then the perf events that run the programs */
 int pfwatch_started(struct lifecycle *lc)
 {
-	struct pfwatch *pf = lc->tool;
 	struct pfwatch_bpf *skel = lc->skel;
 	int err;
 
 	if (env.warmup > 0)
 		skel->bss->warmup_end_ns = now_ns() + (__u64)(env.warmup * 1e9);
-	pf->ev.major = skel->progs.pf_major;
-	pf->ev.minor = skel->progs.pf_minor;
-	pf->ev.dedupe = &skel->bss->dedupe;
-	pf->ev.o = &env.c;
-	err = fault_events_open(&pf->ev, pf->r.task_mode);
+	tool.ev.major = skel->progs.pf_major;
+	tool.ev.minor = skel->progs.pf_minor;
+	tool.ev.dedupe = &skel->bss->dedupe;
+	tool.ev.o = &env.c;
+	err = fault_events_open(&tool.ev, tool.r.task_mode);
 	if (err) {
 		msg_warn("opening the page-fault perf events: %s", perfev_strerror(err));
 		return EXIT_UNSUPPORTED;
 	}
-	if (!perfev_size(pf->ev.pev)) {
+	if (!perfev_size(tool.ev.pev)) {
 		/* nothing watched must not pass for "no fault" */
 		msg_warn("every traced process or thread exited before tracing began");
 		return EXIT_USAGE;
 	}
-	pf->exp.counts = pf->counts;
-	pf->exp.pending = skel->maps.pending;
-	pf->exp.losses = skel->maps.losses;
-	pf->exp.c = &pf->c;
-	pf->exp.targets = &pf->targets;
-	pf->exp.ev = &pf->ev;
-	pf->exp.stats = skel->maps.stats;
-	pf->exp.count_missed = every_event_ours(pf);
-	exporter_hook(pf->exp.e, &lc->run, pf_export_render, &pf->exp);
+	tool.exp.counts = tool.counts;
+	tool.exp.pending = skel->maps.pending;
+	tool.exp.losses = skel->maps.losses;
+	tool.exp.c = &tool.c;
+	tool.exp.targets = &tool.targets;
+	tool.exp.ev = &tool.ev;
+	tool.exp.stats = skel->maps.stats;
+	tool.exp.count_missed = every_event_ours();
+	exporter_hook(tool.exp.e, &lc->run, pf_export_render, &tool.exp);
 	return 0;
 }
 
 /* --metrics: the last snapshot, while still recording */
 void pfwatch_stopping(struct lifecycle *lc)
 {
-	struct pfwatch *pf = lc->tool;
 
-	exporter_render(pf->exp.e);
+	exporter_render(tool.exp.e);
 }
 
 void pfwatch_ready(struct lifecycle *lc, struct ready_line *r)
 {
-	struct pfwatch *pf = lc->tool;
 
 	ready_tracing(r, "page faults", &env.c);
 	/* two software perf events per thread or CPU: major and minor faults */
 	snprintf(r->detail, sizeof(r->detail),
 		 "counted by perf events on %zu %s%s, two each: major and minor faults",
-		 perfev_size(pf->ev.pev) / 2, pf->r.task_mode ? "thread" : "CPU",
-		 perfev_size(pf->ev.pev) / 2 == 1 ? "" : "s");
+		 perfev_size(tool.ev.pev) / 2, tool.r.task_mode ? "thread" : "CPU",
+		 perfev_size(tool.ev.pev) / 2 == 1 ? "" : "s");
 	if (env.warmup > 0)
 		snprintf(r->after, sizeof(r->after),
 			 "faults in the first %g s are warm-up, not violations", env.warmup);
@@ -308,16 +301,14 @@ void pfwatch_ready(struct lifecycle *lc, struct ready_line *r)
 /* Recording stops with the perf events (the exec programs stay) */
 void pfwatch_detach(struct lifecycle *lc)
 {
-	struct pfwatch *pf = lc->tool;
 
-	perfev_disable(pf->ev.pev);
+	perfev_disable(tool.ev.pev);
 }
 
 void pfwatch_stopped(struct lifecycle *lc)
 {
-	struct pfwatch *pf = lc->tool;
 
-	targets_refresh(&pf->targets, true);
+	targets_refresh(&tool.targets, true);
 }
 
 static void read_stats(struct bpf_map *m, __u64 out[PF_STATS])
@@ -328,7 +319,7 @@ static void read_stats(struct bpf_map *m, __u64 out[PF_STATS])
 
 /* The faults each CPU still held (bpf/pfwatch.h: struct pf_pending)
  * into the counts: the programs have stopped */
-static int pending_merge(struct pfwatch *pf, struct bpf_map *m)
+static int pending_merge(struct bpf_map *m)
 {
 	int n = ncpus_possible();
 	struct pf_pending *v;
@@ -345,27 +336,26 @@ static int pending_merge(struct pfwatch *pf, struct bpf_map *m)
 	}
 	for (int c = 0; c < n; c++)
 		if (v[c].n)
-			aggmap_merge(pf->counts, &v[c].key, &v[c].val);
+			agg_merge(tool.counts, &v[c].key, &v[c].val);
 	free(v);
 	return 0;
 }
 
 int pfwatch_collect(struct lifecycle *lc)
 {
-	struct pfwatch *pf = lc->tool;
 	struct pfwatch_bpf *skel = lc->skel;
-	struct report_in *r = &pf->r;
-	int err = pending_merge(pf, skel->maps.pending);
+	struct report_in *r = &tool.r;
+	int err = pending_merge(skel->maps.pending);
 
 	if (err)
 		return err;
-	collected_read(&pf->c, pf->counts);
+	collected_read(&tool.c, tool.counts);
 	read_stats(skel->maps.stats, r->stats);
-	if (every_event_ours(pf)) {
+	if (every_event_ours()) {
 		__u64 seen = r->stats[PF_STAT_MAJOR] + r->stats[PF_STAT_MINOR] +
 			     r->stats[PF_STAT_DUP];
 
-		r->kernel_count = fault_events_count(&pf->ev);
+		r->kernel_count = fault_events_count(&tool.ev);
 		r->kernel_count_valid = true;
 		r->missed = r->kernel_count > seen ? r->kernel_count - seen : 0;
 	}
@@ -374,12 +364,11 @@ int pfwatch_collect(struct lifecycle *lc)
 
 void pfwatch_report(struct lifecycle *lc)
 {
-	struct pfwatch *pf = lc->tool;
-	struct report_in *r = &pf->r;
+	struct report_in *r = &tool.r;
 
 	r->stacks = lc->stacks;
-	r->targets = &pf->targets;
-	r->c = &pf->c;
+	r->targets = &tool.targets;
+	r->c = &tool.c;
 	r->losses = lc->losses;
 	r->warmup = env.warmup;
 	r->folded = env.c.folded;
@@ -389,29 +378,28 @@ void pfwatch_report(struct lifecycle *lc)
 
 int pfwatch_finish(struct lifecycle *lc)
 {
-	struct pfwatch *pf = lc->tool;
-	const struct collected *c = &pf->c;
+	const struct faults *c = &tool.c;
 	int err;
 
-	if (pf->r.missed)
+	if (tool.r.missed)
 		msg_warn("%llu page faults counted by the kernel were not seen by the "
-			 "BPF program", (unsigned long long)pf->r.missed);
-	stacksym_report(pf->r.sym);
+			 "BPF program", (unsigned long long)tool.r.missed);
+	stacksym_report(tool.r.sym);
 	stackstore_report(lc->stacks);
 	if (c->dw)
 		dwunw_report(c->dw);
-	if (pf->ev.late)
+	if (tool.ev.late)
 		msg_warn("%zu threads were found by listing the process's threads again "
 			 "(a thread was created while the events were being opened): "
-			 "faults they took before that may be missing", pf->ev.late);
-	if (pf->ev.uncovered)
+			 "faults they took before that may be missing", tool.ev.late);
+	if (tool.ev.uncovered)
 		msg_warn("%zu threads created while the events were being opened have "
 			 "no event of their own (this kernel lacks BPF attach cookies, "
 			 "Linux 5.15): their faults are counted only if they inherited "
-			 "their creator's", pf->ev.uncovered);
+			 "their creator's", tool.ev.uncovered);
 	err = lifecycle_check_exit(lc, c->major[0] + c->minor[0]);
 	/* a fault counted but not recorded may have been a violation */
-	if (env.c.check && err == EXIT_REPORTED && pf->r.missed + lc->losses[LOSS_AGG_FULL]) {
+	if (env.c.check && err == EXIT_REPORTED && tool.r.missed + lc->losses[LOSS_AGG_FULL]) {
 		msg_warn("--check: some faults were not recorded: there may have been "
 			 "violations");
 		err = EXIT_FOUND;
@@ -421,14 +409,13 @@ int pfwatch_finish(struct lifecycle *lc)
 
 void pfwatch_cleanup(struct lifecycle *lc)
 {
-	struct pfwatch *pf = lc->tool;
 
-	fault_events_free(&pf->ev);
-	stacksym_free(pf->r.sym);
-	vmas_free(pf->r.vmas);
-	targets_free(&pf->targets);
-	collected_free(&pf->c);
-	pf_export_free(&pf->exp);
+	fault_events_free(&tool.ev);
+	stacksym_free(tool.r.sym);
+	vmas_free(tool.r.vmas);
+	targets_free(&tool.targets);
+	collected_free(&tool.c);
+	pf_export_free(&tool.exp);
 }
 
 int main(int argc, char **argv)

@@ -223,7 +223,7 @@ static void json_tail(struct json *j, const struct report_in *r)
 
 static void plain_totals(const struct report_in *r)
 {
-	const struct collected *c = r->c;
+	const struct faults *c = r->c;
 
 	if (r->warmup > 0)
 		printf("Warm-up (first %g s): %llu faults (%llu major, %llu minor), "
@@ -245,7 +245,7 @@ static void plain_totals(const struct report_in *r)
 }
 
 /* The last image of tgid seen in the entries */
-static __u64 last_image(const struct collected *c, __u32 tgid)
+static __u64 last_image(const struct faults *c, __u32 tgid)
 {
 	__u64 image = 0;
 
@@ -259,7 +259,7 @@ static __u64 last_image(const struct collected *c, __u32 tgid)
  * them in a region it had faulted in before, or after an exec): read the
  * maps of the processes still alive once more, for their last image only
  * (an older one is no longer there to read) */
-static void name_late_mappings(struct vmas *v, const struct collected *c)
+static void name_late_mappings(struct vmas *v, const struct faults *c)
 {
 	struct id_list done = { 0 };
 
@@ -290,7 +290,7 @@ struct entry_head {
  * first (counts added, address range widened), for every output */
 static void merge_printed(const struct report_in *r)
 {
-	struct collected *c = r->c;
+	struct faults *c = r->c;
 	struct stack_merge *m = stack_merge_new();
 	struct stack_frames *f = xcalloc(1, sizeof(*f));
 	size_t n = 0;
@@ -328,7 +328,7 @@ static void merge_printed(const struct report_in *r)
 static void pprof_faults(const struct report_in *r)
 {
 	static const char *const types[][2] = { { "faults", "count" } };
-	const struct collected *c = r->c;
+	const struct faults *c = r->c;
 	struct pprof *pp = pprof_run_new(types, 1);
 	struct stack_frames *f = xcalloc(1, sizeof(*f));
 	struct stack_locs *l = xcalloc(1, sizeof(*l));
@@ -350,7 +350,7 @@ static void pprof_faults(const struct report_in *r)
 
 void report_faults(const struct report_in *r)
 {
-	struct collected *c = r->c;
+	struct faults *c = r->c;
 	struct folded *fo = NULL;
 	struct stack_frames *f = xcalloc(1, sizeof(*f));
 	bool in_warmup = false;

@@ -9,7 +9,7 @@
 #include "losses.h"
 #include "pfwatch.h"
 
-struct collected;
+struct faults;
 struct stacksym;
 struct stackstore;
 struct targets;
@@ -20,7 +20,7 @@ struct report_in {
 	struct stacksym *sym;
 	struct vmas *vmas;
 	struct targets *targets;
-	struct collected *c;
+	struct faults *c;
 	const __u64 *losses;		/* [LOSS_KINDS] */
 	__u64 stats[PF_STATS];
 	__u64 kernel_count;	/* the events' own count */

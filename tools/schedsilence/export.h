@@ -14,7 +14,7 @@
 #define SILENCE_EXPORT_H
 
 #include <linux/types.h>
-#include "metrics_export.h"
+#include "exporter.h"
 #include "schedsilence.h"
 
 #define SS_METRIC_NAMES 10

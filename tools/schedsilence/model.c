@@ -12,7 +12,7 @@
  * Wakeups and IPIs sent to the CPU are not counted themselves: they are
  * causes, kept to name who woke a task and who sent the IPIs. */
 #include "model.h"
-#include "preempt.h"
+#include "irqctx.h"
 #include "xalloc.h"
 #include "hashmap.h"
 #include "vec.h"
@@ -322,7 +322,7 @@ static void on_span(struct silence *s, struct silence_cpu *c, const struct ss_ev
 		break;
 	case SS_SPAN_SOFTIRQ:
 		kind = SK_SOFTIRQ;
-		snprintf(name, sizeof(name), "%s", softirq_name(id));
+		snprintf(name, sizeof(name), "%s", irqctx_softirq_name(id));
 		break;
 	case SS_SPAN_VECTOR:
 		snprintf(name, sizeof(name), "%s", silence_vector_name(id));

@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "msg.h"
-#include "preempt.h"
+#include "irqctx.h"
 #include "lifecycle.h"
 #include "json.h"
 #include "addrname.h"

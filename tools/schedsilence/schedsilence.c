@@ -14,7 +14,7 @@
 #include "bpfload.h"
 #include "clock.h"
 #include "mapmem.h"
-#include "preempt.h"
+#include "irqctx.h"
 #include "opts.h"
 #include "run.h"
 #include "lifecycle.h"
@@ -38,6 +38,8 @@ static struct env {
 	size_t n_allow_comms;
 	uint64_t timeline;
 	uint64_t ringbuf_kb;
+	struct exporter_opts metrics;	/* --metrics, --metrics-file */
+	unsigned metrics_top;		/* --metrics-top (0: SS_METRIC_NAMES) */
 } env = {
 	.ringbuf_kb = 16384,
 };
@@ -106,12 +108,10 @@ static void parse_allow_comm(const char *arg)
 }
 
 
-static struct metrics_opts metrics;
-static unsigned metrics_top;	/* --metrics-top (0: SS_METRIC_NAMES) */
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	if (metrics_parse_opt(key, arg, &metrics))
+	if (exporter_parse_opt(key, arg, &env.metrics))
 		return 0;
 	switch (key) {
 	case OPT_ALLOW_TID:
@@ -128,7 +128,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.ringbuf_kb = opt_u64("--ringbuf-kb", arg, 4, 1 << 20);
 		break;
 	case OPT_METRICS_TOP:
-		metrics_top = (unsigned)opt_u64("--metrics-top", arg, 1, 1000);
+		env.metrics_top = (unsigned)opt_u64("--metrics-top", arg, 1, 1000);
 		break;
 	default:
 		return common_parse_opt(key, arg, state, &env.c);
@@ -174,8 +174,11 @@ static const char *const loss_hints[LOSS_KINDS] = {
 
 /* ---- the lifecycle's hooks ---- */
 
-static struct report rp;
-static struct ss_export exp;	/* --metrics, --metrics-file */
+/* schedsilence's state (passed to the lifecycle: lc->tool) */
+static struct schedsilence {
+	struct report rp;
+	struct ss_export exp;	/* --metrics, --metrics-file */
+} tool;
 
 LIFECYCLE_TOOL(schedsilence, .fill_what = "filling the CPU filter",
 	       .attach_what = "attaching to the tracepoints", .loss_hints = loss_hints);
@@ -188,8 +191,8 @@ static const char *const required_tps[] = {
 
 int schedsilence_prepare(struct lifecycle *lc)
 {
-	rp.self_on_watched = !cpus_self_avoid(&env.c.cpus);
-	if (rp.self_on_watched)
+	tool.rp.self_on_watched = !cpus_self_avoid(&env.c.cpus);
+	if (tool.rp.self_on_watched)
 		msg_warn("every online CPU is watched: schedsilence itself runs on them "
 			 "and is counted");
 	return 0;
@@ -211,9 +214,9 @@ int schedsilence_configure(struct lifecycle *lc)
 	skel->rodata->pc_by_rq = irqctx_percpu_layout(&skel->rodata->pc_from_rq,
 						      &skel->rodata->cpu_from_rq);
 	map_resize_opt(skel->maps.events, (uint32_t)rb_size, "--ringbuf-kb", env.ringbuf_kb);
-	bpf_disable_missing_tps(skel->obj, rp.missing_tps, sizeof(rp.missing_tps));
+	bpf_disable_missing_tps(skel->obj, tool.rp.missing_tps, sizeof(tool.rp.missing_tps));
 	for (size_t i = 0; i < ARRAY_SIZE(required_tps); i++)
-		if (word_in(rp.missing_tps, required_tps[i])) {
+		if (word_in(tool.rp.missing_tps, required_tps[i])) {
 			msg_warn("this kernel lacks the tracepoint %s (no btf_trace_%s "
 				 "in its BTF)", required_tps[i], required_tps[i]);
 			return EXIT_UNSUPPORTED;
@@ -233,19 +236,19 @@ int schedsilence_setup(struct lifecycle *lc)
 	};
 	int err;
 
-	rp.s = silence_new(&scfg);
-	if (!rp.s) {
+	tool.rp.s = silence_new(&scfg);
+	if (!tool.rp.s) {
 		msg_warn("out of memory");
 		return EXIT_UNSUPPORTED;
 	}
-	err = lifecycle_ring(lc, skel->maps.events, on_event, rp.s,
+	err = lifecycle_ring(lc, skel->maps.events, on_event, tool.rp.s,
 			     "creating the ring buffer");
 	if (err)
 		return err;
 	lc->run.poll = poll_events;
 	lc->run.ctx = lc;
-	sys_config_read(&rp.cfg);
-	steal_open(&rp.steal, skel->obj);
+	sys_config_read(&tool.rp.cfg);
+	steal_open(&tool.rp.steal, skel->obj);
 	return 0;
 }
 
@@ -256,26 +259,26 @@ static void steal_window_read(struct steal_sample *st, uint64_t *proc, uint64_t 
 	bool proc_ok = true;
 
 	for (size_t i = 0; i < env.c.cpus.n; i++) {
-		steal_snap(&rp.steal, env.c.cpus.cpus[i], start, &st[i]);
+		steal_snap(&tool.rp.steal, env.c.cpus.cpus[i], start, &st[i]);
 		proc_ok &= !steal_proc_stat(env.c.cpus.cpus[i], &proc[i]);
 	}
-	rp.have_proc_steal = proc_ok && (start || rp.have_proc_steal);
+	tool.rp.have_proc_steal = proc_ok && (start || tool.rp.have_proc_steal);
 }
 
 /* The window: from the first snapshot to the last; events outside it are
  * not counted, so the tracepoints and /proc agree */
 int schedsilence_started(struct lifecycle *lc)
 {
-	allowed_begin(&rp.allowed, &rp.s->cfg);
-	rp.s->cfg.start_ts = now_ns();
-	steal_window_read(rp.steal0, rp.proc_steal0, rp.s->cfg.start_ts);
-	rp.have_irqs = !irq_snap_read(&env.c.cpus, &rp.before);
-	rp.s->cfg.inner_start = now_ns();
-	rp.wall_offset = realtime_ns() - now_ns();
-	exp.rp = &rp;
-	exp.cpus = &env.c.cpus;
-	exp.losses = lifecycle_map(lc, "losses");
-	exporter_hook(exp.e, &lc->run, ss_export_render, &exp);
+	allowed_begin(&tool.rp.allowed, &tool.rp.s->cfg);
+	tool.rp.s->cfg.start_ts = now_ns();
+	steal_window_read(tool.rp.steal0, tool.rp.proc_steal0, tool.rp.s->cfg.start_ts);
+	tool.rp.have_irqs = !irq_snap_read(&env.c.cpus, &tool.rp.before);
+	tool.rp.s->cfg.inner_start = now_ns();
+	tool.rp.wall_offset = realtime_ns() - now_ns();
+	tool.exp.rp = &tool.rp;
+	tool.exp.cpus = &env.c.cpus;
+	tool.exp.losses = lifecycle_map(lc, "losses");
+	exporter_hook(tool.exp.e, &lc->run, ss_export_render, &tool.exp);
 	return 0;
 }
 
@@ -289,52 +292,52 @@ void schedsilence_ready(struct lifecycle *lc, struct ready_line *r)
 
 void schedsilence_stopping(struct lifecycle *lc)
 {
-	exporter_render(exp.e);
-	rp.s->cfg.inner_end = now_ns();
-	if (rp.have_irqs)
-		rp.have_irqs = !irq_snap_read(&env.c.cpus, &rp.after);
-	steal_window_read(rp.steal1, rp.proc_steal1, 0);
-	rp.s->cfg.end_ts = now_ns();
-	allowed_end(&rp.allowed);
+	exporter_render(tool.exp.e);
+	tool.rp.s->cfg.inner_end = now_ns();
+	if (tool.rp.have_irqs)
+		tool.rp.have_irqs = !irq_snap_read(&env.c.cpus, &tool.rp.after);
+	steal_window_read(tool.rp.steal1, tool.rp.proc_steal1, 0);
+	tool.rp.s->cfg.end_ts = now_ns();
+	allowed_end(&tool.rp.allowed);
 }
 
 int schedsilence_collect(struct lifecycle *lc)
 {
-	bool avail = rp.steal.available;
+	bool avail = tool.rp.steal.available;
 
 	for (size_t i = 0; i < env.c.cpus.n; i++) {
 		struct steal_cpu t;
 
-		steal_ticks(&rp.steal, env.c.cpus.cpus[i], &t);
-		steal_decide(avail, &rp.steal0[i], &rp.steal1[i], &t, &rp.stolen[i]);
+		steal_ticks(&tool.rp.steal, env.c.cpus.cpus[i], &t);
+		steal_decide(avail, &tool.rp.steal0[i], &tool.rp.steal1[i], &t, &tool.rp.stolen[i]);
 	}
-	rp.duration_s = (rp.s->cfg.end_ts - rp.s->cfg.start_ts) / 1e9;
-	silence_finish(rp.s, rp.s->cfg.end_ts);
-	silence_sort(rp.s);
-	report_name_all(rp.s);
+	tool.rp.duration_s = (tool.rp.s->cfg.end_ts - tool.rp.s->cfg.start_ts) / 1e9;
+	silence_finish(tool.rp.s, tool.rp.s->cfg.end_ts);
+	silence_sort(tool.rp.s);
+	report_name_all(tool.rp.s);
 	return 0;
 }
 
 void schedsilence_report(struct lifecycle *lc)
 {
-	memcpy(rp.losses, lc->losses, sizeof(rp.losses));
+	memcpy(tool.rp.losses, lc->losses, sizeof(tool.rp.losses));
 	for (int k = 0; k < LOSS_KINDS; k++)
-		rp.total_losses += rp.losses[k];
-	report_print(&rp, env.c.json);
+		tool.rp.total_losses += tool.rp.losses[k];
+	report_print(&tool.rp, env.c.json);
 }
 
 int schedsilence_finish(struct lifecycle *lc)
 {
-	return report_all_silent(&rp) ? EXIT_REPORTED : EXIT_FOUND;
+	return report_all_silent(&tool.rp) ? EXIT_REPORTED : EXIT_FOUND;
 }
 
 void schedsilence_cleanup(struct lifecycle *lc)
 {
-	ss_export_free(&exp);
-	silence_free(rp.s);
-	irq_snap_free(&rp.before);
-	irq_snap_free(&rp.after);
-	allowed_free(&rp.allowed);
+	ss_export_free(&tool.exp);
+	silence_free(tool.rp.s);
+	irq_snap_free(&tool.rp.before);
+	irq_snap_free(&tool.rp.after);
+	allowed_free(&tool.rp.allowed);
 	id_list_free(&env.allow_tids);
 	cpu_list_free(&env.c.cpus);
 }
@@ -348,9 +351,9 @@ int main(int argc, char **argv)
 		die_usage("-C/--cpu LIST is required: the CPUs to watch");
 	if (env.c.cpus.n > SS_MAX_WATCH)
 		die_usage("-C/--cpu: at most %d CPUs can be watched at once", SS_MAX_WATCH);
-	if (metrics_top && !metrics_wanted(&metrics))
+	if (env.metrics_top && !exporter_wanted(&env.metrics))
 		die_usage("--metrics-top needs --metrics or --metrics-file");
-	exp.top = metrics_top ? metrics_top : SS_METRIC_NAMES;
-	exp.e = exporter_open(&metrics);
-	return lifecycle_run(&schedsilence_ops, &env.c, NULL);
+	tool.exp.top = env.metrics_top ? env.metrics_top : SS_METRIC_NAMES;
+	tool.exp.e = exporter_open(&env.metrics);
+	return lifecycle_run(&schedsilence_ops, &env.c, &tool);
 }

@@ -189,7 +189,7 @@ void silence_fix(const struct intruder *r, const struct sys_config *c,
 		isol_read_trimmed(path, aff, sizeof(aff));
 		snprintf(path, sizeof(path), "/proc/irq/%u/effective_affinity_list", r->id);
 		isol_read_trimmed(path, eff, sizeof(eff));
-		silence_fix_irq(r->id, aff[0] ? aff : NULL, eff, r->cpu, watched,
+		isol_fix_irq(r->id, aff[0] ? aff : NULL, eff, r->cpu, watched,
 				c->online, buf, size);
 		break;
 	case SK_SOFTIRQ:

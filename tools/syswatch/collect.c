@@ -40,7 +40,7 @@ static struct row *row_new(struct row **rows, size_t *n, size_t *cap, __u32 tid,
 
 /* The per-syscall row of nr, made on first use; NULL out of range (the
  * BPF side records no such number) */
-static struct row *sys_row(struct collected *c, long nr)
+static struct row *sys_row(struct calls *c, long nr)
 {
 	if (nr < 0 || nr >= SW_MAX_SYSCALLS)
 		return NULL;
@@ -81,7 +81,7 @@ static void err_add(struct row *r, __u32 err, __u64 count)
 	r->errs[r->nerr++].count = count;
 }
 
-static int collect_percpu(struct bpf_map *sys_stats, struct collected *c)
+static int collect_percpu(struct bpf_map *sys_stats, struct calls *c)
 {
 	int ncpu = ncpus_possible(), fd = bpf_map__fd(sys_stats);
 	__u32 slots = bpf_map__max_entries(sys_stats);
@@ -103,7 +103,7 @@ static int collect_percpu(struct bpf_map *sys_stats, struct collected *c)
 	return err;
 }
 
-static int collect_threads(struct bpf_map *thread_stats, struct collected *c)
+static int collect_threads(struct bpf_map *thread_stats, struct calls *c)
 {
 	struct sw_tkey next;
 	struct sw_tval tv;
@@ -125,7 +125,7 @@ static int collect_threads(struct bpf_map *thread_stats, struct collected *c)
 	return map_iter_end(&it);
 }
 
-static int collect_errnos(struct bpf_map *errnos, struct collected *c, bool per_thread)
+static int collect_errnos(struct bpf_map *errnos, struct calls *c, bool per_thread)
 {
 	struct sw_errkey next;
 	struct map_iter it;
@@ -149,7 +149,7 @@ static int collect_errnos(struct bpf_map *errnos, struct collected *c, bool per_
 	return map_iter_end(&it);
 }
 
-int collect_rows(struct collected *c, const struct sw_opts *o,
+int collect_rows(struct calls *c, const struct sw_opts *o,
 		 struct bpf_map *sys_stats, struct bpf_map *thread_stats,
 		 struct bpf_map *errnos)
 {
@@ -161,7 +161,7 @@ int collect_rows(struct collected *c, const struct sw_opts *o,
 
 /* ---- calls in progress at the stop ---- */
 
-static void snap_thread(struct collected *c, __u32 pid, __u32 tid)
+static void snap_thread(struct calls *c, __u32 pid, __u32 tid)
 {
 	long nr = task_syscall_now(pid, tid);
 	struct inprog *s;
@@ -177,7 +177,7 @@ static void snap_thread(struct collected *c, __u32 pid, __u32 tid)
 	task_comm(tid, s->comm, sizeof(s->comm));
 }
 
-void collect_snap_targets(struct collected *c, const struct sw_opts *o)
+void collect_snap_targets(struct calls *c, const struct sw_opts *o)
 {
 	const struct id_list *tpids = &o->c.pids, *ttids = &o->c.tids;
 	struct id_list pids = { 0 }, tids = { 0 }, none = { 0 };
@@ -230,7 +230,7 @@ static int inflight_of(const struct bpf_map *map, __u32 tid, __u32 pid,
 /* Calls entered during tracing and not finished (from task storage), and
  * calls in progress since before it began (/proc said so while tracing,
  * and no entry was seen) */
-void collect_in_progress(struct collected *c, const struct sw_opts *o,
+void collect_in_progress(struct calls *c, const struct sw_opts *o,
 			 struct bpf_map *inflight)
 {
 	size_t n = 0;
@@ -300,7 +300,7 @@ static void sort_rows(struct row *rows, size_t n)
 			      errcnt_cmp);
 }
 
-void collected_sort(struct collected *c)
+void collected_sort(struct calls *c)
 {
 	sort_rows(c->rows, c->n);
 	sort_rows(c->trows, c->tn);
@@ -313,7 +313,7 @@ void collected_sort(struct collected *c)
 	}
 }
 
-void collected_free(struct collected *c)
+void collected_free(struct calls *c)
 {
 	for (size_t i = 0; i < c->n; i++)
 		free(c->rows[i].errs);

@@ -37,7 +37,8 @@ struct inprog {
 	bool before_start;	/* in it since before tracing began */
 };
 
-struct collected {
+/* What a run collected: the syscalls, per syscall and per thread */
+struct calls {
 	struct row *rows;		/* per syscall */
 	size_t n, cap;
 	size_t sys_idx[SW_MAX_SYSCALLS];	/* nr -> index + 1 in rows */
@@ -49,18 +50,18 @@ struct collected {
 };
 
 /* While still tracing: which target threads sit in a syscall */
-void collect_snap_targets(struct collected *c, const struct sw_opts *o);
+void collect_snap_targets(struct calls *c, const struct sw_opts *o);
 /* After detaching: the per-syscall array sys_stats (or, --per-thread,
  * the hash thread_stats) and the errnos; 0 or a negative errno */
-int collect_rows(struct collected *c, const struct sw_opts *o,
+int collect_rows(struct calls *c, const struct sw_opts *o,
 		 struct bpf_map *sys_stats, struct bpf_map *thread_stats,
 		 struct bpf_map *errnos);
 /* After detaching: of the threads snapped, those in a call (from the
  * task storage inflight, or since before tracing began) */
-void collect_in_progress(struct collected *c, const struct sw_opts *o,
+void collect_in_progress(struct calls *c, const struct sw_opts *o,
 			 struct bpf_map *inflight);
 /* The rows in report order, and the totals */
-void collected_sort(struct collected *c);
-void collected_free(struct collected *c);
+void collected_sort(struct calls *c);
+void collected_free(struct calls *c);
 
 #endif

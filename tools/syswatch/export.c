@@ -80,7 +80,7 @@ static void untimed(struct mtext *t, const struct row *rows, size_t n)
 void sw_export_render(struct mtext *t, void *ctx)
 {
 	struct sw_export *x = ctx;
-	struct collected *c = xcalloc(1, sizeof(*c));
+	struct calls *c = xcalloc(1, sizeof(*c));
 	static const char *const names[] = { "syscall_nr_out_of_range", "snapshot_read_failed" };
 	__u64 l[LOSS_KINDS], counts[2];
 

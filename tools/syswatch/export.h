@@ -5,7 +5,7 @@
 #define SYSWATCH_EXPORT_H
 
 #include <linux/types.h>
-#include "metrics_export.h"
+#include "exporter.h"
 #include "options.h"
 
 struct bpf_map;

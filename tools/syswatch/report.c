@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "report.h"
+#include "clock.h"
 #include "escape.h"
 #include "histogram.h"
 #include "json.h"
@@ -35,12 +36,12 @@ static void print_table(const struct row *rows, size_t n, const char *indent)
 		table_cell(t, "%s", syscall_name_fmt(r->nr, b, sizeof(b)));
 		table_cell(t, "%llu", (unsigned long long)h->count);
 		table_cell(t, "%llu", (unsigned long long)r->v.errors);
-		table_cell(t, "%s", (fmt_ns(b, sizeof(b), h->sum), b));
-		table_cell(t, "%s", (fmt_ns(b, sizeof(b), h->sum / h->count), b));
-		table_cell(t, "%s", (fmt_ns(b, sizeof(b), hist_min(h)), b));
+		table_cell(t, "%s", (fmt_dur(b, sizeof(b), h->sum, DUR_CELL), b));
+		table_cell(t, "%s", (fmt_dur(b, sizeof(b), h->sum / h->count, DUR_CELL), b));
+		table_cell(t, "%s", (fmt_dur(b, sizeof(b), hist_min(h), DUR_CELL), b));
 		for (int k = 0; k < 3; k++)
-			table_cell(t, "%s", (fmt_ns(b, sizeof(b), hist_percentile(h, pct[k])), b));
-		table_cell(t, "%s", (fmt_ns(b, sizeof(b), h->max), b));
+			table_cell(t, "%s", (fmt_dur(b, sizeof(b), hist_percentile(h, pct[k]), DUR_CELL), b));
+		table_cell(t, "%s", (fmt_dur(b, sizeof(b), h->max, DUR_CELL), b));
 		errs[0] = 0;
 		for (size_t k = 0; k < r->nerr && k < TOP_ERRNOS && off < sizeof(errs); k++)
 			off += snprintf(errs + off, sizeof(errs) - off, "%s%s:%llu", k ? " " : "",
@@ -104,7 +105,7 @@ static void print_rows(const struct row *rows, size_t n, const char *indent)
 	print_hists(rows, n, indent);
 }
 
-static void print_in_progress(const struct collected *c)
+static void print_in_progress(const struct calls *c)
 {
 	static const char *const hdr[] = { "TID", "PID", "COMM", "SYSCALL", "ELAPSED" };
 	struct table *t;
@@ -121,7 +122,7 @@ static void print_in_progress(const struct collected *c)
 		table_cell(t, "%u", ip->pid);
 		table_cell(t, "%s", ip->comm);
 		table_cell(t, "%s", syscall_name_fmt(ip->nr, b, sizeof(b)));
-		fmt_ns(b, sizeof(b), ip->elapsed_ns);
+		fmt_dur(b, sizeof(b), ip->elapsed_ns, DUR_CELL);
 		table_cell(t, "%s%s", ip->before_start ? ">= " : "", b);
 		before |= ip->before_start;
 	}
@@ -132,7 +133,7 @@ static void print_in_progress(const struct collected *c)
 		printf("(\">=\": in the call since before tracing began)\n");
 }
 
-void report_plain(const struct collected *c, const struct sw_opts *o)
+void report_plain(const struct calls *c, const struct sw_opts *o)
 {
 	if (!c->n) {
 		printf("No syscalls recorded.\n");
@@ -213,7 +214,7 @@ static void json_rows(struct json *j, const char *key, const struct row *rows, s
 	json_arr_end(j);
 }
 
-static void json_in_progress(struct json *j, const struct collected *c)
+static void json_in_progress(struct json *j, const struct calls *c)
 {
 	json_key(j, "in_progress");
 	json_arr_begin(j);
@@ -250,7 +251,7 @@ static void json_slow_calls(struct json *j, const struct slow_calls *s)
 	json_arr_end(j);
 }
 
-void report_json(const struct collected *c, const struct slow_calls *slow,
+void report_json(const struct calls *c, const struct slow_calls *slow,
 		 const struct sw_opts *o, const __u64 losses[LOSS_KINDS],
 		 const struct sw_summary *s)
 {

@@ -22,8 +22,8 @@ struct sw_summary {
 
 /* The verdict of s: the -d duration when it ran out, else the time traced */
 void report_verdict(struct sw_summary *s, const struct sw_opts *o, enum run_end end);
-void report_plain(const struct collected *c, const struct sw_opts *o);
-void report_json(const struct collected *c, const struct slow_calls *slow,
+void report_plain(const struct calls *c, const struct sw_opts *o);
+void report_json(const struct calls *c, const struct slow_calls *slow,
 		 const struct sw_opts *o, const __u64 losses[LOSS_KINDS],
 		 const struct sw_summary *s);
 

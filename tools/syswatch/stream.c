@@ -2,7 +2,7 @@
 #include "stream.h"
 #include "msg.h"
 #include "clock.h"
-#include "dwarf.h"
+#include "dwunw.h"
 #include "escape.h"
 #include "histogram.h"
 #include "output.h"
@@ -69,7 +69,7 @@ static void print_slow(struct slow_calls *s, const struct sw_event *e, int dwarf
 	}
 	localtime_r(&sec, &tm);
 	strftime(tb, sizeof(tb), "%H:%M:%S", &tm);
-	fmt_ns(lb, sizeof(lb), e->lat_ns);
+	fmt_dur(lb, sizeof(lb), e->lat_ns, DUR_CELL);
 	printf("%s.%06llu %-8u %s %-20s %10s %lld\n", tb,
 	       (unsigned long long)(wall % 1000000000ULL / 1000), e->tid, ESC_COL(e->comm, 16),
 	       syscall_name_fmt(e->nr, nb, sizeof(nb)), lb, (long long)e->ret);

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "bpfmaps.h"
-#include "dwarf.h"
+#include "dwunw.h"
 #include "msg.h"
 #include "bpfload.h"
 #include "lifecycle.h"
@@ -25,7 +25,7 @@
 #include "syscalls.h"
 #include "syswatch.skel.h"
 
-static struct metrics_opts metrics;
+static struct exporter_opts metrics;
 
 static struct sw_opts env = {
 	.max_entries = 10240,
@@ -91,7 +91,7 @@ static const struct argp_option options[] = {
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	if (metrics_parse_opt(key, arg, &metrics))
+	if (exporter_parse_opt(key, arg, &metrics))
 		return 0;
 	switch (key) {
 	case OPT_PER_THREAD:
@@ -125,7 +125,7 @@ static const char *const loss_hints[LOSS_KINDS] = {
 /* ---- the hooks ---- */
 
 static struct syswatch {
-	struct collected c;
+	struct calls c;
 	struct slow_calls slow;
 	struct sw_summary sum;
 	__u32 slots;		/* of the per-syscall array */
@@ -241,7 +241,7 @@ void syswatch_stopping(struct lifecycle *lc)
 int syswatch_collect(struct lifecycle *lc)
 {
 	struct syswatch_bpf *skel = lc->skel;
-	struct collected *c = &tool.c;
+	struct calls *c = &tool.c;
 	int err;
 
 	err = collect_rows(c, &env, skel->maps.sys_stats, skel->maps.thread_stats,

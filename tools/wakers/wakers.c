@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "msg.h"
+#include "clock.h"
 #include "procfs.h"
 #include "mapmem.h"
 #include "opts.h"
@@ -26,13 +27,13 @@
 #include "escape.h"
 #include "vec.h"
 #include "bpfmaps.h"
-#include "aggmap.h"
+#include "agg.h"
 #include "stackstore.h"
 #include "stackeng.h"
 #include "announce.h"
-#include "dwarf.h"
+#include "dwunw.h"
 #include "hashmap.h"
-#include "preempt.h"
+#include "irqctx.h"
 #include "hist.bpf.h"	/* hist_add_local(), for --dwarf records */
 #include "testenv.h"
 #include "wakers.h"
@@ -181,7 +182,8 @@ struct entry {
 	bool dwarf;		/* key.ustack is STACK_ID_MIN + a dwunw stack id */
 };
 
-struct collected {
+/* What a run collected: the wakeups, by waker, wakee and stack */
+struct wakeups {
 	struct entry *e;
 	size_t n, cap;
 	__u64 wakeups, signals;
@@ -203,22 +205,29 @@ struct dw_woken {
 	struct wakers_key key;
 };
 
-static struct dwunw *dw;
-static struct hashmap *dw_recs, *dw_woken;
+/* wakers' state (passed to the lifecycle: lc->tool) */
+static struct tool {
+	struct stacksym *sym;
+	struct aggmap *agg, *latency;
+	struct wakeups c;
+	/* --dwarf: the unwinder, the records by key, the woken threads */
+	struct dwunw *dw;
+	struct hashmap *dw_recs, *dw_woken;
+} tool;
 
 static int on_dwarf_event(void *vctx, void *data, size_t size)
 {
-	__u32 type = dwunw_on_record(dw, data, size);
+	__u32 type = dwunw_on_record(tool.dw, data, size);
 
 	if (type == WK_EV_RECORD && size >= sizeof(struct wakers_record)) {
 		const struct wakers_record *r = data;
 		struct wakers_key key = r->key;
-		int id = dwunw_take(dw, r->seq);
+		int id = dwunw_take(tool.dw, r->seq);
 		struct dw_rec *d;
 
 		/* above the marks, so that no id is taken for one */
 		key.ustack = stack_dwarf_key(id);
-		d = hashmap_get(dw_recs, &key, NULL);
+		d = hashmap_get(tool.dw_recs, &key, NULL);
 		d->dwarf = id >= 0;
 		d->val.count++;
 		if (r->blocked_known) {
@@ -226,17 +235,17 @@ static int on_dwarf_event(void *vctx, void *data, size_t size)
 			d->val.blocked_known++;
 		}
 		if (key.type == WK_WAKEUP) {
-			struct dw_woken *w = hashmap_get(dw_woken, &key.target_tid, NULL);
+			struct dw_woken *w = hashmap_get(tool.dw_woken, &key.target_tid, NULL);
 
 			w->seq = r->seq;
 			w->key = key;
 		}
 	} else if (type == WK_EV_LATENCY && size >= sizeof(struct wakers_latency)) {
 		const struct wakers_latency *l = data;
-		struct dw_woken *w = hashmap_lookup(dw_woken, &l->tid);
+		struct dw_woken *w = hashmap_lookup(tool.dw_woken, &l->tid);
 		struct dw_rec *d;
 
-		if (w && w->seq == l->seq && (d = hashmap_lookup(dw_recs, &w->key))) {
+		if (w && w->seq == l->seq && (d = hashmap_lookup(tool.dw_recs, &w->key))) {
 			hist_add_local(&d->latency, l->latency_ns);
 			w->seq = 0;
 		}
@@ -244,7 +253,7 @@ static int on_dwarf_event(void *vctx, void *data, size_t size)
 	return 0;
 }
 
-static void entry_add(struct collected *c, const struct wakers_key *k,
+static void entry_add(struct wakeups *c, const struct wakers_key *k,
 		      const struct wakers_val *v, const struct hist *lat, bool dwarf)
 {
 	struct entry *e;
@@ -266,14 +275,14 @@ static void entry_add(struct collected *c, const struct wakers_key *k,
 
 static void collect_dwarf_one(const void *key, void *val, void *arg)
 {
-	struct collected *c = arg;
+	struct wakeups *c = arg;
 	const struct dw_rec *d = val;
 
 	entry_add(c, key, &d->val, &d->latency, d->dwarf);
 }
 
 struct collect_ctx {
-	struct collected *c;
+	struct wakeups *c;
 	const struct hashmap *latency;
 };
 
@@ -288,13 +297,13 @@ static void collect_one(const void *key, void *val, void *arg)
 
 /* What the drains of the aggregation maps gathered, and the --dwarf
  * records */
-static void collect(struct aggmap *agg, struct aggmap *latency, struct collected *c)
+static void collect(struct aggmap *agg, struct aggmap *latency, struct wakeups *c)
 {
-	struct collect_ctx x = { c, aggmap_table(latency) };
+	struct collect_ctx x = { c, agg_table(latency) };
 
-	hashmap_each(aggmap_table(agg), collect_one, &x);
-	if (dw_recs)
-		hashmap_each(dw_recs, collect_dwarf_one, c);
+	hashmap_each(agg_table(agg), collect_one, &x);
+	if (tool.dw_recs)
+		hashmap_each(tool.dw_recs, collect_dwarf_one, c);
 }
 
 static __u64 sort_value(const struct entry *e)
@@ -318,7 +327,7 @@ static int entry_cmp(const void *a, const void *b)
 static void resolve(struct stacksym *sym, struct stackstore *st, const struct wakers_key *key,
 		    bool dwarf, struct frames *f)
 {
-	struct stack_ref r = STACK_REF(key, waker_pid, waker_exec_id, dwarf ? dw : NULL);
+	struct stack_ref r = STACK_REF(key, waker_pid, waker_exec_id, dwarf ? tool.dw : NULL);
 	struct stack_frames *sf = &f->s;
 	int cut = 0;
 
@@ -345,7 +354,7 @@ static void resolve(struct stacksym *sym, struct stackstore *st, const struct wa
 	if (key->ctx == WK_CTX_HARDIRQ)
 		hardirq_name(key->irq, sf->k, sf->kn, f->sub, sizeof(f->sub));
 	else if (key->ctx == WK_CTX_SOFTIRQ && key->irq >= 0)
-		snprintf(f->sub, sizeof(f->sub), "%s", softirq_name(key->irq));
+		snprintf(f->sub, sizeof(f->sub), "%s", irqctx_softirq_name(key->irq));
 	snprintf(f->label, sizeof(f->label), "[%s%s%s]", irqctx_name(key->ctx),
 		 f->sub[0] ? " " : "", f->sub);
 }
@@ -366,7 +375,7 @@ static int ident_cmp(const void *a, const void *b)
 }
 
 /* Resolve every entry's frames, then merge the identical ones */
-static void resolve_all(struct stacksym *sym, struct stackstore *st, struct collected *c)
+static void resolve_all(struct stacksym *sym, struct stackstore *st, struct wakeups *c)
 {
 	size_t out = 0;
 
@@ -400,7 +409,7 @@ static void resolve_all(struct stacksym *sym, struct stackstore *st, struct coll
 		qsort(c->e, c->n, sizeof(*c->e), entry_cmp);
 }
 
-static void collected_free(struct collected *c)
+static void collected_free(struct wakeups *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		if (c->e[i].f)
@@ -441,7 +450,7 @@ static void print_plain(const struct frames *f, const struct entry *e)
 	print_waker("waker", k, f);
 	printf("    -                woke %s (%u/%u)\n", ESC(k->target_comm),
 	       k->target_pid, k->target_tid);
-	fmt_ns(a, sizeof(a), e->val.blocked_ns);
+	fmt_dur(a, sizeof(a), e->val.blocked_ns, DUR_CELL);
 	printf("        %llu wakeup%s", (unsigned long long)e->val.count,
 	       e->val.count == 1 ? "" : "s");
 	if (e->val.blocked_known == e->val.count)
@@ -453,9 +462,9 @@ static void print_plain(const struct frames *f, const struct entry *e)
 	else
 		printf(", ending sleeps that began before tracing did\n");
 	if (e->latency.count) {
-		fmt_ns(a, sizeof(a), hist_percentile(&e->latency, 0.50));
-		fmt_ns(b, sizeof(b), hist_percentile(&e->latency, 0.99));
-		fmt_ns(c, sizeof(c), e->latency.max);
+		fmt_dur(a, sizeof(a), hist_percentile(&e->latency, 0.50), DUR_CELL);
+		fmt_dur(b, sizeof(b), hist_percentile(&e->latency, 0.99), DUR_CELL);
+		fmt_dur(c, sizeof(c), e->latency.max, DUR_CELL);
 		printf("        ran after: p50 %s  p99 %s  max %s\n", a, b, c);
 	}
 	printf("\n");
@@ -510,7 +519,7 @@ static void json_entry(struct json *j, const struct frames *f, const struct entr
 	json_obj_end(j);
 }
 
-static void json_tail(struct json *j, const struct collected *c, struct stacksym *sym,
+static void json_tail(struct json *j, const struct wakeups *c, struct stacksym *sym,
 		      const __u64 losses[LOSS_KINDS], __u32 ctx_src)
 {
 	json_arr_end(j);
@@ -578,7 +587,7 @@ static void pprof_entry(struct pprof *pp, const struct frames *f, const struct e
 }
 
 /* All the wakeups in a profile, written to pprof_out */
-static void pprof_report(const struct collected *c)
+static void pprof_report(const struct wakeups *c)
 {
 	struct pprof *pp = pprof_run_new(pprof_types, env.time ? 2 : 1);
 
@@ -589,7 +598,7 @@ static void pprof_report(const struct collected *c)
 }
 
 static void report(struct wakers_bpf *skel, struct stackstore *st, struct stacksym *sym,
-		   struct collected *c, const __u64 losses[LOSS_KINDS])
+		   struct wakeups *c, const __u64 losses[LOSS_KINDS])
 {
 	__u32 ctx_src = skel->bss->ctx_source;
 	struct folded *fo = NULL;
@@ -678,8 +687,8 @@ static int on_announce(void *sym, void *data, size_t size)
 {
 	const struct announce_event *a = data;
 
-	if (dw && size >= sizeof(*a) && a->type == ANNOUNCE_EV_NEW_PROCESS)
-		dwunw_cache_pid(dw, a->tgid);
+	if (tool.dw && size >= sizeof(*a) && a->type == ANNOUNCE_EV_NEW_PROCESS)
+		dwunw_cache_pid(tool.dw, a->tgid);
 	return stacksym_on_announce(sym, data, size);
 }
 
@@ -692,12 +701,6 @@ static const char *const loss_hints[LOSS_KINDS] = {
 };
 
 /* ---- the lifecycle's hooks ---- */
-
-static struct tool {
-	struct stacksym *sym;
-	struct aggmap *agg, *latency;
-	struct collected c;
-} tool;
 
 LIFECYCLE_TOOL(wakers, .what = "wakeups", .loss_hints = loss_hints,
 	       .attach_what = "attaching to sched_waking, sched_switch and signal_generate");
@@ -749,10 +752,10 @@ int wakers_setup(struct lifecycle *lc)
 	stacksym_want_kernel(tool.sym);
 	stacksym_cache_targets(tool.sym, &env.c);
 	if (env.s.dwarf) {
-		dw = dwunw_new();
-		dw_recs = hashmap_new(sizeof(struct wakers_key), sizeof(struct dw_rec));
-		dw_woken = hashmap_new(sizeof(__u32), sizeof(struct dw_woken));
-		dwunw_cache_targets(dw, &env.c);
+		tool.dw = dwunw_new();
+		tool.dw_recs = hashmap_new(sizeof(struct wakers_key), sizeof(struct dw_rec));
+		tool.dw_woken = hashmap_new(sizeof(__u32), sizeof(struct dw_woken));
+		dwunw_cache_targets(tool.dw, &env.c);
 	}
 	return lifecycle_stack_rings(lc, env.s.dwarf, on_announce, tool.sym,
 				     on_dwarf_event, NULL);
@@ -777,8 +780,8 @@ int wakers_finish(struct lifecycle *lc)
 	stackstore_report(lc->stacks);
 	if (verbose)
 		msg_warn("aggregation maps drained %llu times", (unsigned long long)agg_drains(lc->agg));
-	if (dw)
-		dwunw_report(dw);
+	if (tool.dw)
+		dwunw_report(tool.dw);
 	common_opts_target(&env.c, who, sizeof(who));
 	if (!tool.c.n)
 		msg_warn("no wakeup or signal of %s was seen", who);
@@ -789,9 +792,9 @@ void wakers_cleanup(struct lifecycle *lc)
 {
 	stacksym_free(tool.sym);
 	collected_free(&tool.c);
-	dwunw_free(dw);
-	hashmap_free(dw_recs);
-	hashmap_free(dw_woken);
+	dwunw_free(tool.dw);
+	hashmap_free(tool.dw_recs);
+	hashmap_free(tool.dw_woken);
 }
 
 int main(int argc, char **argv)
