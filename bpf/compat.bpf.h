@@ -65,6 +65,15 @@ static __always_inline __u32 task_cpu(struct task_struct *t)
 	(kf_switch_prev_state ? (__u32)((volatile __u64 *)(ctx))[3]	\
 			      : task_state(btf, prev))
 
+/* The two sched_switch programs (TP_PROGRAMS) of a handler
+ * fn(ctx, btf, preempt, prev, next, prev_state) */
+#define SWITCH_PROGRAMS(fn)						\
+	TP_PROGRAMS(sched_switch, fn(ctx, btf, TP_ARG(0, bool),		\
+				     TP_ARG(1, struct task_struct *),	\
+				     TP_ARG(2, struct task_struct *),	\
+				     SWITCH_PREV_STATE(ctx, btf,	\
+					TP_ARG(1, struct task_struct *))))
+
 /* The current task in a program of flavour btf: BTF-typed (direct loads)
  * where the kernel gives it so, else an untyped pointer read with CO-RE
  * probe reads; CUR_BTF(btf) says which, for KREAD() */

@@ -119,9 +119,7 @@ struct span {
 	char name[HC_NAME_LEN];
 };
 
-enum { SLOT_IRQ, SLOT_SOFTIRQ, SLOT_HRTIMER, SLOT_HRTIMER_SOFT, SLOT_VEC0, SLOTS = SLOT_VEC0 + HCV_KINDS };
-
-PERCPU_ARRAY_MAP(spans, struct span, SLOTS);
+PERCPU_ARRAY_MAP(spans, struct span, SPAN_SLOTS(HCV_KINDS));
 
 static __always_inline struct hc_rec *rec_new(__u32 type, __u64 ts)
 {
@@ -249,6 +247,14 @@ static __always_inline int on_enter(void *ctx, long nr)
 	return 0;
 }
 
+/* A syscall that began at start, counted but not on the timeline */
+static __always_inline void sys_unsent(__u64 start)
+{
+	stat_inc(HCS_SYS_UNSENT);
+	if (!first_unsent_ns || start < first_unsent_ns)
+		first_unsent_ns = start;
+}
+
 /* A syscall of the window: counted under its identity in sys_agg, and
  * sent as a record while the timeline's budget lasts */
 static __always_inline void sys_count(void *ctx, bool btf, struct hc_inflight *s,
@@ -274,22 +280,14 @@ static __always_inline void sys_count(void *ctx, bool btf, struct hc_inflight *s
 			v->tid = (__u32)id;
 	}
 	if (sys_sent >= sys_send_max) {
-		stat_inc(HCS_SYS_UNSENT);
-		if (!first_unsent_ns || start < first_unsent_ns)
-			first_unsent_ns = start;
+		sys_unsent(start);
 		return;
 	}
 	__sync_fetch_and_add(&sys_sent, 1);
-	r = NULL;
-	if (rb_enter()) {
-		r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
-		rb_leave();
-	}
+	r = rb_try_reserve(&events, sizeof(*r));
 	if (!r) {
 		/* counted all the same: only the timeline misses it */
-		stat_inc(HCS_SYS_UNSENT);
-		if (!first_unsent_ns || start < first_unsent_ns)
-			first_unsent_ns = start;
+		sys_unsent(start);
 		return;
 	}
 	__builtin_memset(r, 0, sizeof(*r));
@@ -393,17 +391,8 @@ static __always_inline int on_fault(struct bpf_perf_event_data *ctx, bool major)
 	return 0;
 }
 
-SEC("perf_event")
-int hc_fault_major(struct bpf_perf_event_data *ctx)
-{
-	return on_fault(ctx, true);
-}
-
-SEC("perf_event")
-int hc_fault_minor(struct bpf_perf_event_data *ctx)
-{
-	return on_fault(ctx, false);
-}
+PROG_PAIR("perf_event", hc_fault_major, "perf_event", hc_fault_minor,
+	  struct bpf_perf_event_data, on_fault)
 
 /* ---- the scheduler ---- */
 
@@ -639,11 +628,7 @@ static __always_inline int handle_switch(void *ctx, bool btf, bool preempt,
 	return 0;
 }
 
-TP_PROGRAMS(sched_switch, handle_switch(ctx, btf, TP_ARG(0, bool),
-					 TP_ARG(1, struct task_struct *),
-					 TP_ARG(2, struct task_struct *),
-					 SWITCH_PREV_STATE(ctx, btf,
-							   TP_ARG(1, struct task_struct *))))
+SWITCH_PROGRAMS(handle_switch)
 
 /* The first wakeup of a blocked hot thread names its waker */
 static __always_inline int handle_waking(void *ctx, bool btf, struct task_struct *p)
@@ -663,19 +648,31 @@ static __always_inline int handle_waking(void *ctx, bool btf, struct task_struct
 
 TP_PROGRAMS(sched_waking, handle_waking(ctx, btf, TP_ARG(0, struct task_struct *)))
 
+/* A record of type about task p (tid of tgid) now, when p is a target */
+static __always_inline struct hc_rec *rec_target(__u32 type, bool btf, struct task_struct *p,
+						 __u32 tid, __u32 tgid)
+{
+	struct hc_rec *r;
+
+	if (!tid || !target_task(TARGET_ARG(btf), p, tgid, tid))
+		return NULL;
+	r = rec_new(type, bpf_ktime_get_ns());
+	if (!r)
+		return NULL;
+	r->tid = tid;
+	r->pid = tgid;
+	BPF_CORE_READ_STR_INTO(&r->comm, p, comm);
+	return r;
+}
+
 static __always_inline int handle_migrate(bool btf, struct task_struct *p, int dest)
 {
 	__u32 tid = KREAD(btf, p, pid), tgid = KREAD(btf, p, tgid);
 	struct hc_rec *r;
 
-	if (!tid || !target_task(TARGET_ARG(btf), p, tgid, tid))
-		return 0;
-	r = rec_new(HCR_MIGRATE, bpf_ktime_get_ns());
+	r = rec_target(HCR_MIGRATE, btf, p, tid, tgid);
 	if (!r)
 		return 0;
-	r->tid = tid;
-	r->pid = tgid;
-	BPF_CORE_READ_STR_INTO(&r->comm, p, comm);
 	r->nr = dest;
 	r->aux = task_cpu(p);
 	actor_current(NULL, btf, r, false);
@@ -696,14 +693,9 @@ static __always_inline int handle_signal(void *ctx, bool btf, int sig,
 		return 0;
 	tid = KREAD(btf, task, pid);
 	tgid = KREAD(btf, task, tgid);
-	if (!tid || !target_task(TARGET_ARG(btf), task, tgid, tid))
-		return 0;
-	r = rec_new(HCR_SIGNAL, bpf_ktime_get_ns());
+	r = rec_target(HCR_SIGNAL, btf, task, tid, tgid);
 	if (!r)
 		return 0;
-	r->tid = tid;
-	r->pid = tgid;
-	BPF_CORE_READ_STR_INTO(&r->comm, task, comm);
 	r->nr = sig;
 	r->aux = result;
 	actor_current(ctx, btf, r, true);

@@ -73,4 +73,11 @@ static __always_inline __u32 irqctx_of(int pc)
 	return IRQCTX_TASK;
 }
 
+/* The slots of a per-CPU array of spans in flight (an IRQ, a softirq,
+ * an hrtimer expiry, an x86 vector): the kinds that cannot nest in
+ * themselves, then one slot per vector from SLOT_VEC0; SPAN_SLOTS(n)
+ * with n vectors */
+enum { SLOT_IRQ, SLOT_SOFTIRQ, SLOT_HRTIMER, SLOT_HRTIMER_SOFT, SLOT_VEC0 };
+#define SPAN_SLOTS(nvec) (SLOT_VEC0 + (nvec))
+
 #endif

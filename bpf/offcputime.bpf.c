@@ -282,11 +282,7 @@ static __always_inline int handle_switch(void *ctx, bool btf, bool preempt,
 	return 0;
 }
 
-TP_PROGRAMS(sched_switch, handle_switch(ctx, btf, TP_ARG(0, bool),
-					 TP_ARG(1, struct task_struct *),
-					 TP_ARG(2, struct task_struct *),
-					 SWITCH_PREV_STATE(ctx, btf,
-							   TP_ARG(1, struct task_struct *))))
+SWITCH_PROGRAMS(handle_switch)
 
 /* ---- threads off-CPU since before the window ----
  *
@@ -429,17 +425,8 @@ static __always_inline int seed_one(struct bpf_iter__task *ctx, bool walk_user)
 }
 
 /* both made, one loaded: sleepable where bpf_copy_from_user_task() is */
-SEC("iter.s/task")
-int seed_sleepers_user(struct bpf_iter__task *ctx)
-{
-	return seed_one(ctx, true);
-}
-
-SEC("iter/task")
-int seed_sleepers(struct bpf_iter__task *ctx)
-{
-	return seed_one(ctx, false);
-}
+PROG_PAIR("iter.s/task", seed_sleepers_user, "iter/task", seed_sleepers,
+	  struct bpf_iter__task, seed_one)
 
 /* system-wide, at the end: the threads asleep at the start that never
  * ran since */

@@ -247,16 +247,7 @@ static __always_inline int handle_fault(struct bpf_perf_event_data *ctx, bool ma
 	return 0;
 }
 
-SEC("perf_event")
-int pf_major(struct bpf_perf_event_data *ctx)
-{
-	return handle_fault(ctx, true);
-}
-
-SEC("perf_event")
-int pf_minor(struct bpf_perf_event_data *ctx)
-{
-	return handle_fault(ctx, false);
-}
+PROG_PAIR("perf_event", pf_major, "perf_event", pf_minor, struct bpf_perf_event_data,
+	  handle_fault)
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -74,4 +74,16 @@ static __always_inline void rb_leave(void)
 	e_;								\
 })
 
+/* bpf_ringbuf_reserve(rb, size, 0), or NULL, counted by the caller: the
+ * ring full or, on a kernel that cannot nest, this CPU inside a
+ * reservation already (a record the caller can do without) */
+#define rb_try_reserve(rb, size) ({					\
+	void *r_ = NULL;						\
+	if (rb_enter()) {						\
+		r_ = bpf_ringbuf_reserve(rb, size, 0);			\
+		rb_leave();						\
+	}								\
+	r_;								\
+})
+
 #endif

@@ -39,9 +39,7 @@ struct span_start {
 
 /* in-flight span per CPU, by slot: the span kinds that cannot nest in
  * themselves, then one slot per x86 vector */
-enum { SLOT_IRQ, SLOT_SOFTIRQ, SLOT_HRTIMER, SLOT_HRTIMER_SOFT, SLOT_VEC0, SLOTS = SLOT_VEC0 + SS_VEC_KINDS };
-
-PERCPU_ARRAY_MAP(spans, struct span_start, SLOTS);
+PERCPU_ARRAY_MAP(spans, struct span_start, SPAN_SLOTS(SS_VEC_KINDS));
 
 /* work items run in kworkers, which can be preempted by another kworker
  * on the same CPU: their start is kept by thread */

@@ -31,6 +31,23 @@
 		return (expr);						\
 	}
 
+/* PROG_PAIR(sec_a, a, sec_b, b, ctx_type, fn): programs a (in section
+ * sec_a) and b (sec_b) of one handler, returning fn(ctx, true) and
+ * fn(ctx, false): two attachments (a major and a minor fault event) or
+ * two flavours of which one is loaded (a sleepable task iterator and one
+ * that is not). */
+#define PROG_PAIR(sec_a, a, sec_b, b, ctx_type, fn)			\
+	SEC(sec_a)							\
+	int a(ctx_type *ctx)						\
+	{								\
+		return fn(ctx, true);					\
+	}								\
+	SEC(sec_b)							\
+	int b(ctx_type *ctx)						\
+	{								\
+		return fn(ctx, false);					\
+	}
+
 /* A field of a kernel object: a direct load where the pointer is BTF-typed
  * (tp_btf: a guarded load, no helper call), a CO-RE probe read otherwise
  * (raw_tp).  btf must be a constant of the always-inline handler, so each

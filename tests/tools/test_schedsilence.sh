@@ -25,7 +25,7 @@ run_ss() {
 
 run_ss_once() {
 	local out=$1 err=$2; shift 2
-	start_wl silence_pinned $CPU $N 10 60000
+	start_wl silence_pinned $CPU $N "${PERIOD:-10}" 60000
 	read -r WL_PID SPIN_TID INTR_TID <"$WL_OUT"
 	set -- "${@/@SPIN_TID@/$SPIN_TID}"
 	run_released "$out" "$err" 'watching CPU' release_usr1 "$SS" "$@"
@@ -268,3 +268,20 @@ check_grep "--help has a USAGE line" '^USAGE: schedsilence -C LIST' "$T/h"
 check_grep "--help has EXAMPLES" '^EXAMPLES:' "$T/h"
 "$SS" -C $CPU -d 1 2>"$T/e8" | head -c 1 >/dev/null
 check_nogrep "a closed pipe ends quietly" 'Broken pipe|write error|polling failed' "$T/e8"
+
+# Cadence: an intruder that wakes every 250 ms (8 times, after its
+# SIGUSR1 wakeup) reads as a period of 250 ms, within 2%, in JSON and in
+# the plain report
+N=8 PERIOD=250 run_ss "$T/jc" "$T/ec" -C $CPU -d 3 --allow-comm ss_spinner -j
+cad() { json_get "$T/jc" "[r['cadence'] for r in d['intruders'] if r['kind']=='task' and r['name']=='ss_intruder'][0]$1"; }
+check "cadence: ss_intruder's period $(cad "['period_ns']") ns is 250 ms +-2%" \
+	awk -v p="$(cad "['period_ns']")" 'BEGIN { exit !(p != "" && p >= 245000000 && p <= 255000000) }'
+check_ge "cadence: from its arrivals (9 = 8 + 1, less preemptions' lost ones)" "$(cad "['arrivals']")" 8
+check "cadence: the spread is small ($(cad "['spread_pct']")%)" \
+	awk -v s="$(cad "['spread_pct']")" 'BEGIN { exit !(s != "" && s < 2) }'
+check_eq "cadence: none for a row of fewer than 3 arrivals" \
+	"$(json_get "$T/jc" "all(r['cadence'] is None for r in d['intruders'] if r['count'] < 3)")" True
+N=8 PERIOD=250 run_ss "$T/pc" "$T/ec2" -C $CPU -d 3 --allow-comm ss_spinner
+p=$(awk '$2 == "task" && $3 == "ss_intruder" && / every / { for (i = 1; i < NF; i++) if ($i == "every") { print $(i + 1), $(i + 2); exit } }' "$T/pc")
+check "plain: the Cadence table says 'every ${p:-?}' for ss_intruder, 250 ms +-2%" \
+	awk -v v="${p% *}" -v u="${p#* }" 'BEGIN { exit !(u == "ms" && v >= 245 && v <= 255) }'

@@ -3,6 +3,7 @@
  * malformed, oversized, not a file) and the side-by-side of an accepted
  * one, check by check. */
 #include "unit.h"
+#include "unit_json.h"
 #include "msg.h"
 #include "json.h"
 #include "baseline.h"
@@ -55,16 +56,7 @@ static void table_of(FILE *f, void *arg)
 	hc_compare_print(f, arg);
 }
 
-static void json_of(FILE *f, void *arg)
-{
-	struct json j;
-
-	json_init(&j, f);
-	json_obj_begin(&j);
-	hc_compare_json(&j, arg);
-	json_obj_end(&j);
-	json_finish(&j);
-}
+UNIT_JSON_OF(json_of, hc_compare_json)
 
 /* The message that refuses text, "" when it is accepted */
 static const char *refusal(const char *text, size_t len)

@@ -23,9 +23,33 @@ static struct hc_rec rec(__u32 type, __u64 ts, __u64 dur, long nr)
 	return r;
 }
 
+/* Task actor (tid actor_tid) on the hot CPU from ts for dur ns */
+static struct hc_rec intruder(__u64 ts, __u64 dur, __u32 actor_tid, const char *actor)
+{
+	struct hc_rec x = rec(HCR_TASK, ts, dur, 0);
+
+	x.tid = 0;
+	x.actor_tid = actor_tid;
+	snprintf(x.actor, sizeof(x.actor), "%s", actor);
+	return x;
+}
+
 static void feed(struct hc_run *r, struct hc_rec x)
 {
 	hc_on_record(r, &x, sizeof(x));
+}
+
+/* r afresh: opts, the hot CPUs, the CPUs online, the window from start
+ * to end (0 and 0: none) */
+static void fresh(struct hc_run *r, const struct common_opts *o, const struct cpu_list *cpus,
+		  const char *online, __u64 start, __u64 end)
+{
+	memset(r, 0, sizeof(*r));
+	r->opts = o;
+	r->cpus = cpus;
+	snprintf(r->cfg.online, sizeof(r->cfg.online), "%s", online);
+	r->window_start_ns = start;
+	r->window_end_ns = end;
 }
 
 int main(void)
@@ -56,11 +80,7 @@ int main(void)
 	x.actor_tid = 77;
 	strcpy(x.actor, "waker");
 	feed(&r, x);
-	x = rec(HCR_TASK, 50, 20, 0);
-	x.tid = 0;
-	x.actor_tid = 99;
-	strcpy(x.actor, "intruder\x01");
-	feed(&r, x);
+	feed(&r, intruder(50, 20, 99, "intruder\x01"));
 	x = rec(HCR_PREEMPT, 600, 5, -1);
 	x.actor_tid = 99;
 	strcpy(x.actor, "intruder");
@@ -136,12 +156,7 @@ int main(void)
 
 	/* The window: what the attach and the detach make (function-call IPIs
 	 * of the kernel's text patching) is outside it, not counted */
-	memset(&r, 0, sizeof(r));
-	r.opts = &o;
-	r.cpus = &cpus;
-	strcpy(r.cfg.online, "0-1");
-	r.window_start_ns = 1000;
-	r.window_end_ns = 2000;
+	fresh(&r, &o, &cpus, "0-1", 1000, 2000);
 	feed(&r, rec(HCR_VECTOR, 999, 1, 1));		/* before: not counted */
 	feed(&r, rec(HCR_VECTOR, 1000, 1, 1));
 	feed(&r, rec(HCR_VECTOR, 2000, 1, 1));
@@ -160,10 +175,7 @@ int main(void)
 
 	/* The tick counted once: the hrtimer callbacks run inside a local
 	 * timer vector name its cause; one outside any counts by itself */
-	memset(&r, 0, sizeof(r));
-	r.opts = &o;
-	r.cpus = &cpus;
-	strcpy(r.cfg.online, "0-1");
+	fresh(&r, &o, &cpus, "0-1", 0, 0);
 	x = rec(HCR_TIMER, 110, 5, 0);		/* inside the first tick */
 	x.aux = 0;
 	feed(&r, x);
@@ -196,12 +208,7 @@ int main(void)
 
 	/* A callback in the window whose tick began before it: the tick is
 	 * not counted, so the callback counts by itself */
-	memset(&r, 0, sizeof(r));
-	r.opts = &o;
-	r.cpus = &cpus;
-	strcpy(r.cfg.online, "0-1");
-	r.window_start_ns = 1000;
-	r.window_end_ns = 2000;
+	fresh(&r, &o, &cpus, "0-1", 1000, 2000);
 	feed(&r, rec(HCR_VECTOR, 990, 30, HCV_LOCAL_TIMER));
 	feed(&r, rec(HCR_TIMER, 1005, 5, 0));
 	hc_collect_build(&r);
@@ -212,17 +219,11 @@ int main(void)
 	/* Fixes name the real thread, CPUs and the reason when there is none:
 	 * a migration of thread 42 to CPU 1, an intruder (tid 99) on hot CPU
 	 * 1 of online 0-1; then the same intruder where CPU 1 is all there is */
-	memset(&r, 0, sizeof(r));
-	r.opts = &o;
-	r.cpus = &cpus;
-	strcpy(r.cfg.online, "0-1");
+	fresh(&r, &o, &cpus, "0-1", 0, 0);
 	x = rec(HCR_MIGRATE, 100, 0, 1);
 	x.aux = 0;
 	feed(&r, x);
-	x = rec(HCR_TASK, 200, 10, 0);
-	x.tid = 0;
-	x.actor_tid = 99;
-	strcpy(x.actor, "intruder");
+	x = intruder(200, 10, 99, "intruder");
 	feed(&r, x);
 	feed(&r, x);
 	hc_collect_build(&r);
@@ -236,10 +237,7 @@ int main(void)
 	CHECK_U64(r.causes[HCK_INTRUDERS].n, 1, "one intruder, one entry");
 	CHECK_U64(r.causes[HCK_INTRUDERS].v[0].count, 2, "its two stays summed");
 	hc_run_free(&r);
-	memset(&r, 0, sizeof(r));
-	r.opts = &o;
-	r.cpus = &cpus;
-	strcpy(r.cfg.online, "1");
+	fresh(&r, &o, &cpus, "1", 0, 0);
 	feed(&r, x);
 	hc_collect_build(&r);
 	CHECK(strstr(r.checks[HCK_INTRUDERS].fix, "no CPU outside CPU 1 is online") != NULL,
@@ -248,12 +246,9 @@ int main(void)
 
 	/* Not pinned: the CPU rows are not checked (and not counted), the
 	 * thread's rows are */
-	memset(&r, 0, sizeof(r));
-	r.opts = &o;
-	r.cpus = &(struct cpu_list){ 0 };
+	fresh(&r, &o, &(struct cpu_list){ 0 }, "0-1", 0, 0);
 	r.unpinned = true;
 	r.affinity = "0-1";
-	strcpy(r.cfg.online, "0-1");
 	feed(&r, x);
 	feed(&r, rec(HCR_SYSCALL, 300, 10, SYS_getppid));
 	hc_collect_build(&r);
@@ -265,11 +260,8 @@ int main(void)
 	hc_run_free(&r);
 
 	/* The timeline's cap: every event counted, the first ones kept */
-	memset(&r, 0, sizeof(r));
-	r.opts = &o;
-	r.cpus = &cpus;
+	fresh(&r, &o, &cpus, "0-1", 0, 0);
 	r.timeline_max = 3;
-	strcpy(r.cfg.online, "0-1");
 	for (int i = 0; i < 10; i++)
 		feed(&r, rec(HCR_SYSCALL, 1000 + (__u64)i * 10, 5, SYS_getppid));
 	hc_collect_build(&r);

@@ -3,6 +3,7 @@
  * lines named by their line, hostile lines), the events' phrases and
  * causes, the attribution of each request, and the sweep on many. */
 #include "unit.h"
+#include "unit_json.h"
 #include "clock.h"
 #include "msg.h"
 #include "json.h"
@@ -82,21 +83,28 @@ static void summary_of(FILE *f, void *arg)
 	hc_correlation_summary(f, arg);
 }
 
+/* The summary of the requests in text (n bytes, CLOCK_MONOTONIC) against
+ * t is want */
+static void check_summary(const struct hc_timeline *t, const char *text, size_t n,
+			  const char *want, const char *what)
+{
+	struct hc_requests rq;
+	struct hc_correlation c;
+	char err[256];
+
+	read_text(&rq, text, n, HC_CLOCK_MONO, err, sizeof(err));
+	hc_correlate(&c, t, &rq, HC_CORR_DEFAULT_WINDOW_NS);
+	CHECK_CAPTURE(summary_of, &c, want, "%s", what);
+	hc_correlation_free(&c);
+	hc_requests_free(&rq);
+}
+
 static void print_of(FILE *f, void *arg)
 {
 	hc_correlation_print(f, arg);
 }
 
-static void json_of(FILE *f, void *arg)
-{
-	struct json j;
-
-	json_init(&j, f);
-	json_obj_begin(&j);
-	hc_correlation_json(&j, arg);
-	json_obj_end(&j);
-	json_finish(&j);
-}
+UNIT_JSON_OF(json_of, hc_correlation_json)
 
 static void test_phrases(void)
 {
@@ -172,11 +180,44 @@ static const char *parse1(const char *line, size_t len, struct hc_request *r)
 	return "";
 }
 
+/* line's message is that bad (a field and its quoted text) is not a number */
+static void check_nan(const char *line, size_t len, const char *bad, const char *what)
+{
+	char want[256];
+	struct hc_request r;
+
+	snprintf(want, sizeof(want), "bad %s: not a number (integer nanoseconds, or seconds "
+		 "with a fraction: 12345.678901234)", bad);
+	CHECK_STR(parse1(line, len, &r), want, "%s", what);
+}
+
+/* Lines hc_request_parse refuses, with their messages */
+static const struct bad_line {
+	const char *line;
+	size_t len;
+	const char *want, *what;
+} bad_lines[] = {
+	{ "18446744073.709551616", 21,
+	  "bad timestamp \"18446744073.709551616\": out of range (more than 2^64-1 ns)",
+	  "one more ns is out of range" },
+	{ "18446744073709551616", 20,
+	  "bad timestamp \"18446744073709551616\": out of range (more than 2^64-1 ns)",
+	  "one more integer ns is out of range" },
+	{ "99999999999999999999999999999999999999999999999", 47,
+	  "bad timestamp \"9999999999999999999999999999999999999999...\": out of range (more than "
+	  "2^64-1 ns)", "a huge number: out of range, quoted cut" },
+	{ "-5", 2, "bad timestamp \"-5\": a negative number", "negative" },
+	{ "5. 1", 4, "bad timestamp \"5.\": no digit after the point", "a point without digits" },
+	{ "1.5 2.0000000001", 16, "bad latency \"2.0000000001\": more than 9 digits after the point "
+	  "(nanoseconds are the finest)", "a tenth fraction digit" },
+	{ "1 2 3", 5, "bad text after the latency \"3\": one timestamp and one latency a line",
+	  "a third field" },
+	{ "12\0 34", 6, "a NUL byte at column 3", "a NUL byte" },
+};
+
 static void test_numbers(void)
 {
 	struct hc_request r;
-	const char *nan = ": not a number (integer nanoseconds, or seconds with a fraction: "
-			  "12345.678901234)";
 	char want[256];
 
 	CHECK_STR(parse1("12345.678901234 35", 18, &r), "", "seconds with a fraction and ns");
@@ -189,34 +230,14 @@ static void test_numbers(void)
 	CHECK_U64(r.ts_ns, UINT64_MAX, "2^64-1 ns");
 	CHECK_STR(parse1("18446744073709551615 0", 22, &r), "", "the largest integer");
 	CHECK(r.has_latency && r.latency_ns == 0, "latency 0: an instant");
-	CHECK_STR(parse1("18446744073.709551616", 21, &r),
-		  "bad timestamp \"18446744073.709551616\": out of range (more than 2^64-1 ns)",
-		  "one more ns is out of range");
-	CHECK_STR(parse1("18446744073709551616", 20, &r),
-		  "bad timestamp \"18446744073709551616\": out of range (more than 2^64-1 ns)",
-		  "one more integer ns is out of range");
-	CHECK_STR(parse1("99999999999999999999999999999999999999999999999", 47, &r),
-		  "bad timestamp \"9999999999999999999999999999999999999999...\": out of range (more than 2^64-1 ns)",
-		  "a huge number: out of range, quoted cut");
-	snprintf(want, sizeof(want), "bad timestamp \"12a4\"%s", nan);
-	CHECK_STR(parse1("12a4 5", 6, &r), want, "letters in a timestamp");
-	snprintf(want, sizeof(want), "bad latency \"1e6\"%s", nan);
-	CHECK_STR(parse1("100 1e6", 7, &r), want, "an exponent is not a number");
-	snprintf(want, sizeof(want), "bad timestamp \".5\"%s", nan);
-	CHECK_STR(parse1(".5", 2, &r), want, "a fraction needs its integer");
-	CHECK_STR(parse1("-5", 2, &r), "bad timestamp \"-5\": a negative number", "negative");
-	CHECK_STR(parse1("5. 1", 4, &r), "bad timestamp \"5.\": no digit after the point",
-		  "a point without digits");
-	CHECK_STR(parse1("1.5 2.0000000001", 16, &r),
-		  "bad latency \"2.0000000001\": more than 9 digits after the point (nanoseconds are the finest)",
-		  "a tenth fraction digit");
-	CHECK_STR(parse1("1 2 3", 5, &r),
-		  "bad text after the latency \"3\": one timestamp and one latency a line",
-		  "a third field");
+	check_nan("12a4 5", 6, "timestamp \"12a4\"", "letters in a timestamp");
+	check_nan("100 1e6", 7, "latency \"1e6\"", "an exponent is not a number");
+	check_nan(".5", 2, "timestamp \".5\"", "a fraction needs its integer");
 	CHECK_STR(parse1("1 2 # served late", 17, &r), "", "a comment after the fields");
-	CHECK_STR(parse1("12\0 34", 6, &r), "a NUL byte at column 3", "a NUL byte");
-	snprintf(want, sizeof(want), "bad timestamp \"\\x1b[31m\"%s", nan);
-	CHECK_STR(parse1("\x1b[31m", 5, &r), want, "a control byte is escaped in the message");
+	for (size_t i = 0; i < ARRAY_SIZE(bad_lines); i++)
+		CHECK_STR(parse1(bad_lines[i].line, bad_lines[i].len, &r), bad_lines[i].want, "%s",
+			  bad_lines[i].what);
+	check_nan("\x1b[31m", 5, "timestamp \"\\x1b[31m\"", "a control byte is escaped in the message");
 	CHECK(hc_request_parse("  # x", 5, &r, want, sizeof(want)) == 0, "a comment is skipped");
 	CHECK(hc_request_parse(" \t ", 3, &r, want, sizeof(want)) == 0, "a blank line is skipped");
 }
@@ -468,37 +489,25 @@ static void test_thread_first(void)
 				  .dur_ns = 4 * MS, .what = "futex", .actor = "flusher",
 				  .actor_tid = 77, .stack = "hot;lock_wait",
 				  .waker_stack = "flusher;unlock" };
-	read_text(&rq, "1.0042 5000000\n", 15, HC_CLOCK_MONO, err, sizeof(err));
-	hc_correlate(&c, &t, &rq, HC_CORR_DEFAULT_WINDOW_NS);
-	CHECK_CAPTURE(summary_of, &c,
+	check_summary(&t, "1.0042 5000000\n", 15,
 		      "1 of 1 slow requests explained: 1 by blocks woken by flusher (tid 77)\n",
 		      "a blocking syscall: its block names the cause");
-	hc_correlation_free(&c);
-	hc_requests_free(&rq);
 	/* blocked 4 ms while another task ran 5 ms on the CPU: the block */
 	e[0] = (struct hc_event){ .kind = HC_INTRUDER, .tid = 0, .start_ns = 1 * S,
 				  .dur_ns = 5 * MS, .what = "task", .actor = "other",
 				  .actor_tid = 50, .stack = "", .waker_stack = "" };
-	read_text(&rq, "1.0042 5000000\n", 15, HC_CLOCK_MONO, err, sizeof(err));
-	hc_correlate(&c, &t, &rq, HC_CORR_DEFAULT_WINDOW_NS);
-	CHECK_CAPTURE(summary_of, &c,
+	check_summary(&t, "1.0042 5000000\n", 15,
 		      "1 of 1 slow requests explained: 1 by blocks woken by flusher (tid 77)\n",
 		      "blocked while another task ran: the block names the cause");
-	hc_correlation_free(&c);
-	hc_requests_free(&rq);
 	e[0] = (struct hc_event){ .kind = HC_SYSCALL, .tid = 100, .start_ns = 1 * S,
 				  .dur_ns = 4100 * US, .what = "futex", .actor = "",
 				  .stack = "hot;lock_wait", .waker_stack = "" };
 	/* a write of 4.1 ms, 1 ms of it blocked: the syscall explains */
 	e[0].what = "write";
 	e[1].dur_ns = 1 * MS;
-	read_text(&rq, "1.0042 5000000\n", 15, HC_CLOCK_MONO, err, sizeof(err));
-	hc_correlate(&c, &t, &rq, HC_CORR_DEFAULT_WINDOW_NS);
-	CHECK_CAPTURE(summary_of, &c,
+	check_summary(&t, "1.0042 5000000\n", 15,
 		      "1 of 1 slow requests explained: 1 by syscalls in lock_wait\n",
 		      "a syscall mostly on CPU: the syscall names the cause");
-	hc_correlation_free(&c);
-	hc_requests_free(&rq);
 
 	for (int i = 0; i < 8; i++) {
 		static char actors[8][8];
@@ -512,16 +521,12 @@ static void test_thread_first(void)
 		len += (size_t)sprintf(text + len, "%" PRIu64 "\n", (uint64_t)(2 * S + (uint64_t)i * 10 * MS + MS / 2));
 	}
 	t.n = 8;
-	read_text(&rq, text, len, HC_CLOCK_MONO, err, sizeof(err));
-	hc_correlate(&c, &t, &rq, HC_CORR_DEFAULT_WINDOW_NS);
-	CHECK_CAPTURE(summary_of, &c,
+	check_summary(&t, text, len,
 		      "8 of 8 slow requests explained: 1 by preemption by t0 (tid 1), "
 		      "1 by preemption by t1 (tid 2), 1 by preemption by t2 (tid 3), "
 		      "1 by preemption by t3 (tid 4), 1 by preemption by t4 (tid 5), "
 		      "1 by preemption by t5 (tid 6), 2 by 2 other causes\n",
 		      "summary: six causes named, the others counted");
-	hc_correlation_free(&c);
-	hc_requests_free(&rq);
 }
 
 /* Many requests, many events: each request its own event, and one

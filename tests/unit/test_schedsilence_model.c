@@ -345,6 +345,42 @@ static void test_lost_switch(void)
 	silence_free(s);
 }
 
+/* Cadence: a task that arrives every 100 ms, once preempted and resumed
+ * (the resumption is not an arrival), and a tick every 4 ms */
+static void test_cadence(void)
+{
+	struct ss_event ev[16];
+	size_t n = 0;
+	struct silence *s;
+	const struct intruder *r;
+	struct cadence_result c;
+
+	for (int i = 0; i < 4; i++) {
+		uint64_t t = 1100 * MS + (uint64_t)i * 100 * MS;
+
+		ev[n++] = sw(t, 0, "swapper/3", 60, "periodic");
+		if (i == 1) {	/* preempted by a kworker, then resumed */
+			ev[n++] = preempted(sw(t + 1 * MS, 60, "periodic", 70, "kworker/3:1"));
+			ev[n++] = sw(t + 2 * MS, 70, "kworker/3:1", 60, "periodic");
+		}
+		ev[n++] = sw(t + 3 * MS, 60, "periodic", 0, "swapper/3");
+	}
+	for (int i = 0; i < 3; i++)
+		ev[n++] = span(1100 * MS + (uint64_t)i * 4 * MS, 1000, SS_SPAN_VECTOR,
+			       SS_VEC_LOCAL_TIMER, NULL, 0);
+	s = run(0, ev, n);
+	r = find(s, SK_TASK, "periodic");
+	CHECK(r && r->count == 5, "the task: 5 switch-ins");
+	CHECK(r && cadence_get(&r->arrivals, &c) && c.intervals == 3 && c.period_ns == 100 * MS &&
+	      c.spread_pct == 0, "its cadence: 4 arrivals (not the resumption), every 100 ms");
+	r = find(s, SK_TIMER_TICK, "local_timer");
+	CHECK(r && cadence_get(&r->arrivals, &c) && c.period_ns == 4 * MS,
+	      "the tick's cadence: every 4 ms");
+	CHECK(!cadence_get(&find(s, SK_TASK, "kworker/3:1")->arrivals, &c),
+	      "one arrival: no cadence");
+	silence_free(s);
+}
+
 static const char interrupts[] =
 "            CPU0       CPU1       CPU2       CPU3       \n"
 "  24:          1          0          0        812  IO-APIC   5-edge      virtio0\n"
@@ -431,6 +467,7 @@ int main(void)
 	test_intruders();
 	test_irq_waker();
 	test_lost_switch();
+	test_cadence();
 	test_tick_stop();
 	test_env();
 	cpu_list_free(&cpus);

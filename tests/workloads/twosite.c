@@ -34,24 +34,7 @@ NOINLINE void ts_touch(char *p)
 
 /* ---- wake ---- */
 
-NOINLINE void ts_wait_here(atomic_int *word)
-{
-	wl_syscall4(SYS_futex, (long)word, FUTEX_WAIT_PRIVATE, 0, 0);
-}
-
-static void *target(void *arg)
-{
-	wl_name("ts_target");
-	atomic_store(&target_tid, (int)syscall(SYS_gettid));
-	while (!atomic_load(&go))
-		sched_yield();
-	while (!atomic_load(&done)) {
-		while (!atomic_load(&flag) && !atomic_load(&done))
-			ts_wait_here(&flag);
-		atomic_store(&flag, 0);
-	}
-	return NULL;
-}
+WL_FUTEX_TARGET("ts_target", ts_wait_here, target)
 
 NOINLINE void ts_poke(void)
 {
@@ -100,12 +83,7 @@ int main(int argc, char **argv)
 		wl_name("ts_waker");
 		atomic_store(&go, 1);
 		ts_caller(1, n);
-		while (atomic_load(&flag))
-			sched_yield();
-		wl_wait_asleep(atomic_load(&target_tid));
-		atomic_store(&done, 1);
-		wl_syscall4(SYS_futex, (long)&flag, FUTEX_WAKE_PRIVATE, 1, 0);
-		pthread_join(t, NULL);
+		target_end(t);
 		printf("woken %ld\n", 2 * n);
 		fflush(stdout);
 		return 0;

@@ -24,25 +24,7 @@ static atomic_int done;
 
 /* ---- the target ---- */
 
-NOINLINE void wp_wait_here(atomic_int *word)
-{
-	wl_syscall4(SYS_futex, (long)word, FUTEX_WAIT_PRIVATE, 0, 0);
-}
-
-static void *target(void *arg)
-{
-	wl_name("wp_target");
-	atomic_store(&target_tid, (int)syscall(SYS_gettid));
-	/* spin, do not sleep: no wakeup of this thread before the start */
-	while (!atomic_load(&go))
-		sched_yield();
-	while (!atomic_load(&done)) {
-		while (!atomic_load(&flag) && !atomic_load(&done))
-			wp_wait_here(&flag);
-		atomic_store(&flag, 0);
-	}
-	return NULL;
-}
+WL_FUTEX_TARGET("wp_target", wp_wait_here, target)
 
 /* ---- the waker: one call path per number ---- */
 
@@ -84,14 +66,9 @@ int main(int argc, char **argv)
 				usleep(gap_us);
 		}
 	}
-	while (atomic_load(&flag))
-		sched_yield();
-	wl_wait_asleep(atomic_load(&target_tid));
-	atomic_store(&done, 1);
-	/* one more wakeup, to end the target: from main itself, not
-	 * through wp_poke(), and not counted in "woken" */
-	wl_syscall4(SYS_futex, (long)&flag, FUTEX_WAKE_PRIVATE, 1, 0);
-	pthread_join(t, NULL);
+	/* its last wakeup from main itself, not through wp_poke(), and not
+	 * counted in "woken" */
+	target_end(t);
 	printf("woken %ld\n", woken);
 	fflush(stdout);
 	return 0;

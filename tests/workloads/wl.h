@@ -97,6 +97,44 @@ static inline char *wl_fresh_pages(long n)
 	return p;
 }
 
+/* A thread asleep on a futex word until woken: WL_FUTEX_TARGET(name,
+ * wait, target) defines wait(word), the one frame it blocks in (FUTEX_WAIT
+ * on word), and target(), a pthread start routine that names its thread
+ * name, stores its tid in target_tid, spins (never sleeps: no wakeup of it
+ * before the start) until go, then waits in wait(&flag) while flag is 0,
+ * clearing it at each wakeup, until done; and target_end(t), which ends
+ * thread t (running target) once the last wakeup is consumed and it is
+ * asleep again, with one more wakeup, from the caller itself.  The file
+ * declares the atomic_int flag, target_tid, go and done they use. */
+#define WL_FUTEX_TARGET(name, wait, target)                                    \
+	NOINLINE void wait(atomic_int *word)                                   \
+	{                                                                      \
+		wl_syscall4(SYS_futex, (long)word, FUTEX_WAIT_PRIVATE, 0, 0);  \
+	}                                                                      \
+	static void *target(void *arg)                                         \
+	{                                                                      \
+		(void)arg;                                                     \
+		wl_name(name);                                                 \
+		atomic_store(&target_tid, (int)syscall(SYS_gettid));           \
+		while (!atomic_load(&go))                                      \
+			sched_yield();                                         \
+		while (!atomic_load(&done)) {                                  \
+			while (!atomic_load(&flag) && !atomic_load(&done))     \
+				wait(&flag);                                   \
+			atomic_store(&flag, 0);                                \
+		}                                                              \
+		return NULL;                                                   \
+	}                                                                      \
+	static void target##_end(pthread_t t)                                  \
+	{                                                                      \
+		while (atomic_load(&flag))                                     \
+			sched_yield();                                         \
+		wl_wait_asleep(atomic_load(&target_tid));                      \
+		atomic_store(&done, 1);                                        \
+		wl_syscall4(SYS_futex, (long)&flag, FUTEX_WAKE_PRIVATE, 1, 0); \
+		pthread_join(t, NULL);                                         \
+	}
+
 /* Distinct call paths by the number: WL_CALL_PATHS(step, descend, leaf)
  * defines ten functions step0..step9 with the same body at different
  * addresses (each a distinct frame; the empty asm after the call keeps it

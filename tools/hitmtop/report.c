@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "emit.h"
 #include "escape.h"
 #include "json.h"
 #include "lifecycle.h"
@@ -28,190 +29,164 @@ static const char *code_name(struct hitm_symcache *s, uint32_t pid, uint64_t ip,
 
 #define CODE_COL 70	/* where the CODE column starts */
 
-static void print_plain(const struct hitm_report_opts *ro, struct hitm_symcache *s,
-			const struct hitm_view *v, size_t n, const struct hitm_totals *t)
+/* The CPUs of set: JSON, an array under key; text, a list in fmt */
+static void emit_cpus(struct emit *o, const char *key, const char *fmt,
+		      const __u64 set[HITM_CPU_WORDS])
 {
-	char cpus[256], when[32];
-	time_t now = time(NULL);
+	char cpus[256];
 
-	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
-	if (ro->replay) {
-		printf("hitmtop: replay of ");
-		esc_fputs(ro->replay, stdout);
-	} else {
-		printf("hitmtop %s, %.1f s", when, t->seconds);
+	if (emit_json(o)) {
+		json_key(o->j, key);
+		json_arr_begin(o->j);
+		for (unsigned c = 0; c < HITM_MAX_CPUS; c++)
+			if (set[c / 64] & (1ULL << (c % 64)))
+				json_u64(o->j, c);
+		json_arr_end(o->j);
+	} else if (fmt) {
+		hitm_cpu_str(set, cpus, sizeof(cpus));
+		fprintf(o->f, fmt, cpus);
 	}
-	printf(": %" PRIu64 " samples, %" PRIu64 " counted, %" PRIu64 " HITMs, %" PRIu64
-	       " lines with HITMs (top %zu shown)\n", t->samples, t->kept, t->hitm, t->lines, n);
-	if (t->other.lines || t->other.cell_samples)
-		printf("other: %" PRIu64 " line records folded to stay within --max-lines %"
-		       PRIu64 " (%" PRIu64 " samples, %" PRIu64 " HITMs); %" PRIu64
-		       " samples counted in their line without their offset and code\n",
-		       t->other.lines, ro->max_lines, t->other.samples, t->other.hitm,
-		       t->other.cell_samples);
-	printf("\n");
-	if (!n) {
-		printf("no cache line with a HITM sampled yet\n");
-		return;
-	}
-	printf("%-18s %7s %9s %7s %7s %7s %-9s %-14s %s\n", "LINE", "PID", "HITM", "(LCL/RMT)",
-	       "LOADS", "STORES", "CPUS", "VERDICT", "WHAT");
-	for (size_t i = 0; i < n; i++) {
-		const struct hitm_line *l = v[i].l;
-		const char *sym, *map;
-		char lr[48];
-
-		hitm_sym_line(s, &v[i], &sym, &map);
-		hitm_cpu_str(l->c.cpus, cpus, sizeof(cpus));
-		snprintf(lr, sizeof(lr), "%" PRIu64 "/%" PRIu64, (uint64_t)l->c.hitm_local,
-			 (uint64_t)l->c.hitm_remote);
-		printf("0x%-16" PRIx64 " %7u %7" PRIu64 " %9s %7" PRIu64 " %7" PRIu64
-		       " %-9s %-14s ", (uint64_t)l->line, l->pid, (uint64_t)l->c.hitm,
-		       lr, (uint64_t)l->c.loads, (uint64_t)l->c.stores, cpus,
-		       hitm_verdict_str(v[i].verdict));
-		esc_fputs(sym ? sym : (map ? map : "[unknown]"), stdout);
-		if (sym && map) {
-			printf(" (");
-			esc_fputs(map, stdout);
-			printf(")");
-		}
-		printf("\n");
-		printf("    fix: %s\n", hitm_fix_str(v[i].verdict));
-		printf("    %-8s %7s %7s %7s %-9s %-22s %s\n", "OFFSET", "HITM", "LOADS", "STORES",
-		       "CPUS", "VARIABLE", "CODE (samples)");
-		for (size_t k = 0; k < v[i].noffs; k++) {
-			const struct hitm_offset *o = &v[i].offs[k];
-			struct hitm_symname *e = hitm_sym_find(s, l->pid, l->line + o->offset, true);
-			char off[16];
-
-			snprintf(off, sizeof(off), "+0x%x", o->offset);
-			hitm_cpu_str(o->c.cpus, cpus, sizeof(cpus));
-			printf("    %-8s %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %-9s %s", off,
-			       (uint64_t)o->c.hitm, (uint64_t)o->c.loads, (uint64_t)o->c.stores,
-			       cpus, ESC_COL(e && e->name ? e->name : "-", 22));
-			for (size_t j = 0; j < o->ncode && j < 3; j++) {
-				const char *where, *fn = code_name(s, l->pid, o->code[j].ip, &where);
-
-				printf("%*s", j ? CODE_COL : 1, "");
-				esc_fputs(fn, stdout);
-				if (where) {
-					printf(" ");
-					esc_fputs(where, stdout);
-				}
-				printf(" (%" PRIu64 ")\n", o->code[j].samples);
-			}
-			if (o->ncode > 3)
-				printf("%*s... %zu more\n", CODE_COL, "", o->ncode - 3);
-		}
-		printf("\n");
-	}
-}
-
-/* key: the CPUs of set, as an array */
-static void json_cpus(struct json *j, const char *key, const __u64 set[HITM_CPU_WORDS])
-{
-	json_key(j, key);
-	json_arr_begin(j);
-	for (unsigned c = 0; c < HITM_MAX_CPUS; c++)
-		if (set[c / 64] & (1ULL << (c % 64)))
-			json_u64(j, c);
-	json_arr_end(j);
 }
 
 /* The counts of a line (with its local and remote HITMs) or of an offset
- * (with the CPUs that wrote it and took HITMs on it) */
-static void json_counts(struct json *j, const struct hitm_counts *c, bool line)
+ * (with the CPUs that wrote it and took HITMs on it): the columns HITM
+ * ((LCL/RMT)) LOADS STORES CPUS */
+static void emit_counts(struct emit *o, const struct hitm_counts *c, bool line)
 {
-	json_kv_u64(j, "hitm", c->hitm);
+	char lr[48];
+
+	emit_u64(o, "hitm", " %7llu", c->hitm);
 	if (line) {
-		json_kv_u64(j, "hitm_local", c->hitm_local);
-		json_kv_u64(j, "hitm_remote", c->hitm_remote);
+		emit_u64(o, "hitm_local", NULL, c->hitm_local);
+		emit_u64(o, "hitm_remote", NULL, c->hitm_remote);
+		snprintf(lr, sizeof(lr), "%" PRIu64 "/%" PRIu64, (uint64_t)c->hitm_local,
+			 (uint64_t)c->hitm_remote);
+		emit_text(o, " %9s", lr);
 	}
-	json_kv_u64(j, "loads", c->loads);
-	json_kv_u64(j, "stores", c->stores);
-	json_cpus(j, "cpus", c->cpus);
+	emit_u64(o, "loads", " %7llu", c->loads);
+	emit_u64(o, "stores", " %7llu", c->stores);
+	emit_cpus(o, "cpus", " %-9s", c->cpus);
 	if (!line) {
-		json_cpus(j, "write_cpus", c->wcpus);
-		json_cpus(j, "hitm_cpus", c->hcpus);
+		emit_cpus(o, "write_cpus", NULL, c->wcpus);
+		emit_cpus(o, "hitm_cpus", NULL, c->hcpus);
 	}
 }
 
-static void print_json(const struct hitm_report_opts *ro, struct hitm_symcache *s,
-		       const struct hitm_view *v, size_t n, const struct hitm_totals *t)
+/* An offset of a line: its row, then its code, the first three as text */
+static void emit_offset(struct emit *o, struct hitm_symcache *s, const struct hitm_line *l,
+			const struct hitm_offset *f)
 {
-	struct json j;
+	struct hitm_symname *e = hitm_sym_find(s, l->pid, l->line + f->offset, true);
+	const char *var = e && e->name ? e->name : NULL;
+	char off[16];
 
-	envelope_begin(&j);
-	json_kv_str(&j, "source", ro->replay ? "replay" : "sampling");
-	json_kv_double(&j, "duration_s", t->seconds);
-	json_kv_u64(&j, "samples", t->samples);
-	json_kv_u64(&j, "counted", t->kept);
-	json_kv_u64(&j, "hitm", t->hitm);
-	json_kv_u64(&j, "lines_with_hitm", t->lines);
-	json_key(&j, "other");
-	json_obj_begin(&j);
-	json_kv_u64(&j, "lines", t->other.lines);
-	json_kv_u64(&j, "samples", t->other.samples);
-	json_kv_u64(&j, "hitm", t->other.hitm);
-	json_kv_u64(&j, "cell_samples", t->other.cell_samples);
-	json_obj_end(&j);
-	json_key(&j, "lines");
-	json_arr_begin(&j);
-	for (size_t i = 0; i < n; i++) {
-		const struct hitm_line *l = v[i].l;
-		const char *sym, *map;
+	emit_obj_begin(o, NULL);
+	snprintf(off, sizeof(off), "+0x%x", f->offset);
+	emit_u64(o, "offset", NULL, f->offset);
+	emit_text(o, "    %-8s", off);
+	emit_counts(o, &f->c, false);
+	emit_u64(o, "writer_threads", NULL, hitm_writer_threads(&f->c));
+	emit_str(o, "symbol", NULL, var);
+	emit_text(o, " %s", ESC_COL(var ? var : "-", 22));
+	emit_arr_begin(o, "code");
+	for (size_t j = 0; j < f->ncode && (emit_json(o) || j < 3); j++) {
+		const char *where, *fn = code_name(s, l->pid, f->code[j].ip, &where);
 
-		hitm_sym_line(s, &v[i], &sym, &map);
-		json_obj_begin(&j);
-		json_kv_hex(&j, "addr", l->line);
-		json_kv_u64(&j, "pid", l->pid);
-		json_counts(&j, &l->c, true);
-		json_kv_str(&j, "verdict", hitm_verdict_str(v[i].verdict));
-		json_kv_str(&j, "fix", hitm_fix_str(v[i].verdict));
-		json_key(&j, "symbol");
-		sym ? json_str(&j, sym) : json_null(&j);
-		json_key(&j, "mapping");
-		map ? json_str(&j, map) : json_null(&j);
-		json_key(&j, "offsets");
-		json_arr_begin(&j);
-		for (size_t k = 0; k < v[i].noffs; k++) {
-			const struct hitm_offset *o = &v[i].offs[k];
-			struct hitm_symname *e = hitm_sym_find(s, l->pid, l->line + o->offset, true);
-
-			json_obj_begin(&j);
-			json_kv_u64(&j, "offset", o->offset);
-			json_counts(&j, &o->c, false);
-			json_kv_u64(&j, "writer_threads", hitm_writer_threads(&o->c));
-			json_key(&j, "symbol");
-			e && e->name ? json_str(&j, e->name) : json_null(&j);
-			json_key(&j, "code");
-			json_arr_begin(&j);
-			for (size_t c = 0; c < o->ncode; c++) {
-				const char *where, *fn = code_name(s, l->pid, o->code[c].ip, &where);
-
-				json_obj_begin(&j);
-				json_kv_hex(&j, "ip", o->code[c].ip);
-				json_kv_str(&j, "symbol", fn);
-				json_key(&j, "source");
-				where ? json_str(&j, where) : json_null(&j);
-				json_kv_u64(&j, "samples", o->code[c].samples);
-				json_obj_end(&j);
-			}
-			json_arr_end(&j);
-			json_obj_end(&j);
-		}
-		json_arr_end(&j);
-		json_obj_end(&j);
+		emit_obj_begin(o, NULL);
+		emit_hex(o, "ip", NULL, f->code[j].ip);
+		emit_text(o, "%*s", j ? CODE_COL : 1, "");
+		emit_str(o, "symbol", "%s", fn);
+		emit_str(o, "source", " %s", where);
+		emit_u64(o, "samples", " (%llu)\n", f->code[j].samples);
+		emit_obj_end(o);
 	}
-	json_arr_end(&j);
-	json_key(&j, "skipped");
-	json_obj_begin(&j);
+	emit_arr_end(o);
+	if (f->ncode > 3)
+		emit_text(o, "%*s... %zu more\n", CODE_COL, "", f->ncode - 3);
+	emit_obj_end(o);
+}
+
+/* A line: its row, its fix, its offsets */
+static void emit_line(struct emit *o, struct hitm_symcache *s, const struct hitm_view *v)
+{
+	const struct hitm_line *l = v->l;
+	const char *sym, *map, *verdict = hitm_verdict_str(v->verdict);
+
+	hitm_sym_line(s, v, &sym, &map);
+	emit_obj_begin(o, NULL);
+	emit_hex(o, "addr", "0x%-16llx", l->line);
+	emit_u64(o, "pid", " %7llu", l->pid);
+	emit_counts(o, &l->c, true);
+	emit_str(o, "verdict", NULL, verdict);
+	emit_text(o, " %-14s ", verdict);
+	emit_str(o, "symbol", NULL, sym);
+	emit_str(o, "mapping", NULL, map);
+	emit_str(o, NULL, "%s", sym ? sym : (map ? map : "[unknown]"));
+	if (sym && map)
+		emit_str(o, NULL, " (%s)", map);
+	emit_str(o, "fix", "\n    fix: %s\n", hitm_fix_str(v->verdict));
+	emit_text(o, "    %-8s %7s %7s %7s %-9s %-22s %s\n", "OFFSET", "HITM", "LOADS", "STORES",
+		  "CPUS", "VARIABLE", "CODE (samples)");
+	emit_arr_begin(o, "offsets");
+	for (size_t k = 0; k < v->noffs; k++)
+		emit_offset(o, s, l, &v->offs[k]);
+	emit_arr_end(o);
+	emit_text(o, "\n");
+	emit_obj_end(o);
+}
+
+/* The report, as text or as a JSON document: the totals, the top n
+ * lines, and in JSON what was skipped and lost */
+static void print_report(struct emit *o, const struct hitm_report_opts *ro,
+			 struct hitm_symcache *s, const struct hitm_view *v, size_t n,
+			 const struct hitm_totals *t)
+{
+	const struct hitm_other *x = &t->other;
+	char when[32];
+	time_t now = time(NULL);
+
+	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
+	emit_str(o, "source", NULL, ro->replay ? "replay" : "sampling");
+	if (ro->replay)
+		emit_str(o, NULL, "hitmtop: replay of %s", ro->replay);
+	else
+		emit_text(o, "hitmtop %s, %.1f s", when, t->seconds);
+	emit_double(o, "duration_s", NULL, t->seconds);
+	emit_u64(o, "samples", ": %llu samples", t->samples);
+	emit_u64(o, "counted", ", %llu counted", t->kept);
+	emit_u64(o, "hitm", ", %llu HITMs", t->hitm);
+	emit_u64(o, "lines_with_hitm", ", %llu lines with HITMs", t->lines);
+	emit_text(o, " (top %zu shown)\n", n);
+	emit_obj_begin(o, "other");
+	if (emit_json(o) || x->lines || x->cell_samples) {
+		emit_u64(o, "lines", "other: %llu line records folded to stay within "
+			 "--max-lines ", x->lines);
+		emit_text(o, "%" PRIu64 " (", ro->max_lines);
+		emit_u64(o, "samples", "%llu samples", x->samples);
+		emit_u64(o, "hitm", ", %llu HITMs); ", x->hitm);
+		emit_u64(o, "cell_samples", "%llu samples counted in their line without their "
+			 "offset and code\n", x->cell_samples);
+	}
+	emit_obj_end(o);
+	emit_text(o, "\n");
+	if (!n)
+		emit_text(o, "no cache line with a HITM sampled yet\n");
+	else
+		emit_text(o, "%-18s %7s %9s %7s %7s %7s %-9s %-14s %s\n", "LINE", "PID", "HITM",
+			  "(LCL/RMT)", "LOADS", "STORES", "CPUS", "VERDICT", "WHAT");
+	emit_arr_begin(o, "lines");
+	for (size_t i = 0; i < n; i++)
+		emit_line(o, s, &v[i]);
+	emit_arr_end(o);
+	if (!emit_json(o))
+		return;
+	json_key(o->j, "skipped");
+	json_obj_begin(o->j);
 	for (int k = 0; k < HITM_SKIP_KINDS; k++)
-		json_kv_u64(&j, skip_names[k], t->skips[k]);
-	json_kv_u64(&j, "malformed_lines", t->malformed);
-	json_obj_end(&j);
-	envelope_losses(&j, t->losses);
-	envelope_end(&j);
+		json_kv_u64(o->j, skip_names[k], t->skips[k]);
+	json_kv_u64(o->j, "malformed_lines", t->malformed);
+	json_obj_end(o->j);
+	envelope_losses(o->j, t->losses);
 }
 
 void hitm_report(const struct hitm_report_opts *ro, struct hitm_symcache *s,
@@ -238,10 +213,18 @@ void hitm_report(const struct hitm_report_opts *ro, struct hitm_symcache *s,
 	hitm_sym_views(s, v, n);
 	if (redraw)
 		printf("\033[H\033[2J");
-	if (ro->json)
-		print_json(ro, s, v, n, t);
-	else
-		print_plain(ro, s, v, n, t);
+	if (ro->json) {
+		struct json j;
+		struct emit o = emit_to_json(&j);
+
+		envelope_begin(&j);
+		print_report(&o, ro, s, v, n, t);
+		envelope_end(&j);
+	} else {
+		struct emit o = emit_to_text(stdout);
+
+		print_report(&o, ro, s, v, n, t);
+	}
 	fflush(stdout);
 	for (int k = 0; k < HITM_SKIP_KINDS; k++)
 		t->skips[k] -= a->skips[k];

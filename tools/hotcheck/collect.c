@@ -400,6 +400,39 @@ static const char *actor_of(struct hc_run *r, const struct hc_rec *rec)
 	return intern_name(r, rec->actor, sizeof(rec->actor));
 }
 
+/* The event's actor (waker, sender, the one who moved it) */
+static void set_actor(struct hc_run *r, struct hc_event *e, const struct hc_rec *rec)
+{
+	e->actor = actor_of(r, rec);
+	e->actor_tid = rec->actor_tid;
+}
+
+/* The stacks the actor was in, named */
+static const char *actor_stack(struct hc_run *r, const struct hc_event *e,
+			       const struct hc_rec *rec)
+{
+	return stack_name(r, e->actor, rec->wkstack, rec->wustack, rec->actor_pid, rec->wimage,
+			  false);
+}
+
+/* What each record is on the timeline, and its what where it is fixed */
+static const struct {
+	enum hc_kind kind;
+	const char *what;
+} rec_kinds[HCR_TYPES] = {
+	[HCR_SYSCALL] = { HC_SYSCALL },
+	[HCR_FAULT] = { HC_FAULT },
+	[HCR_BLOCK] = { HC_BLOCK },
+	[HCR_PREEMPT] = { HC_PREEMPT, "preempted" },
+	[HCR_MIGRATE] = { HC_MIGRATE },
+	[HCR_SIGNAL] = { HC_SIGNAL },
+	[HCR_TASK] = { HC_INTRUDER, "task" },
+	[HCR_IRQ] = { HC_INTRUDER, "irq" },
+	[HCR_SOFTIRQ] = { HC_INTRUDER, "softirq" },
+	[HCR_TIMER] = { HC_INTRUDER, "timer" },
+	[HCR_VECTOR] = { HC_INTRUDER },
+};
+
 static void event_of(struct hc_run *r, const struct hc_rec *rec, struct hc_event *e)
 {
 	const char *comm;
@@ -412,75 +445,56 @@ static void event_of(struct hc_run *r, const struct hc_rec *rec, struct hc_event
 	e->dur_ns = rec->dur;
 	e->what = e->actor = e->stack = e->waker_stack = "";
 	comm = intern_name(r, rec->comm, sizeof(rec->comm));
+	if (rec->type < HCR_TYPES) {
+		e->kind = rec_kinds[rec->type].kind;
+		if (rec_kinds[rec->type].what)
+			e->what = rec_kinds[rec->type].what;
+	}
 	switch (rec->type) {
 	case HCR_SYSCALL:
-		e->kind = HC_SYSCALL;
 		e->what = intern(r, syscall_name_fmt(rec->nr, buf, sizeof(buf)));
 		e->stack = stack_name(r, comm, rec->kstack, rec->ustack, rec->pid, rec->image, false);
 		break;
 	case HCR_FAULT:
-		e->kind = HC_FAULT;
 		e->what = rec->nr ? "major" : "minor";
 		e->stack = stack_name(r, comm, rec->kstack, rec->ustack, rec->pid, rec->image, false);
 		break;
 	case HCR_BLOCK:
-		e->kind = HC_BLOCK;
 		e->what = rec->nr >= 0 ? intern(r, syscall_name_fmt(rec->nr, buf, sizeof(buf)))
 				       : "off-cpu";
 		e->stack = stack_name(r, comm, rec->kstack, rec->ustack, rec->pid, rec->image, true);
-		if (rec->actor_ctx != IRQCTX_TASK || rec->actor_tid) {
-			e->actor = actor_of(r, rec);
-			e->actor_tid = rec->actor_tid;
-		}
-		e->waker_stack = stack_name(r, e->actor, rec->wkstack, rec->wustack, rec->actor_pid,
-					    rec->wimage, false);
+		if (rec->actor_ctx != IRQCTX_TASK || rec->actor_tid)
+			set_actor(r, e, rec);
+		e->waker_stack = actor_stack(r, e, rec);
 		break;
 	case HCR_PREEMPT:
-		e->kind = HC_PREEMPT;
-		e->what = "preempted";
 		e->stack = comm;	/* no stack is taken: the thread alone */
-		e->actor = intern_name(r, rec->actor, sizeof(rec->actor));
-		e->actor_tid = rec->actor_tid;
+		set_actor(r, e, rec);	/* the task that took the CPU */
 		break;
 	case HCR_MIGRATE:
-		e->kind = HC_MIGRATE;
 		e->what = internf(r, "cpu %lld -> %lld", (long long)rec->aux, (long long)rec->nr);
-		e->actor = actor_of(r, rec);
-		e->actor_tid = rec->actor_tid;
+		set_actor(r, e, rec);
 		break;
 	case HCR_SIGNAL:
-		e->kind = HC_SIGNAL;
 		e->what = signal_name(r, rec->nr);
-		e->actor = actor_of(r, rec);
-		e->actor_tid = rec->actor_tid;
-		e->waker_stack = stack_name(r, e->actor, rec->wkstack, rec->wustack, rec->actor_pid,
-					    rec->wimage, false);
+		set_actor(r, e, rec);
+		e->waker_stack = actor_stack(r, e, rec);
 		break;
 	case HCR_TASK:
-		e->kind = HC_INTRUDER;
-		e->what = "task";
-		e->actor = intern_name(r, rec->actor, sizeof(rec->actor));
-		e->actor_tid = rec->actor_tid;
+		set_actor(r, e, rec);
 		break;
 	case HCR_IRQ:
-		e->kind = HC_INTRUDER;
-		e->what = "irq";
 		e->actor = intern_name(r, rec->actor, sizeof(rec->actor));
 		e->actor_tid = (uint32_t)rec->nr;
 		break;
 	case HCR_SOFTIRQ:
-		e->kind = HC_INTRUDER;
-		e->what = "softirq";
 		e->actor = intern(r, irqctx_softirq_name((__u32)rec->nr));
 		e->actor_tid = (uint32_t)rec->nr;
 		break;
 	case HCR_TIMER:
-		e->kind = HC_INTRUDER;
-		e->what = "timer";
 		e->actor = kernel_func(r, (__u64)rec->aux);
 		break;
 	case HCR_VECTOR:
-		e->kind = HC_INTRUDER;
 		e->what = rec->nr == HCV_LOCAL_TIMER ? "tick" : "ipi";
 		e->actor = vector_name(rec->nr);
 		e->actor_tid = (uint32_t)rec->nr;

@@ -108,6 +108,15 @@ static int bad(char *err, size_t errlen, const char *what, const char *tok, size
 	return fail_msg(err, errlen, "bad %s \"%s%s\": %s", what, esc, n > 40 ? "..." : "", why);
 }
 
+/* The index of the first byte from i on that is not blank (blank) or
+ * not a field's (!blank), len at the end */
+static size_t span(const char *line, size_t len, size_t i, bool blank)
+{
+	while (i < len && (is_blank(line[i]) != 0) == blank)
+		i++;
+	return i;
+}
+
 int hc_request_parse(const char *line, size_t len, struct hc_request *r, char *err,
 		     size_t errlen)
 {
@@ -115,25 +124,18 @@ int hc_request_parse(const char *line, size_t len, struct hc_request *r, char *e
 	const char *why;
 	const char *nul = memchr(line, 0, len);
 
-	while (i < len && is_blank(line[i]))
-		i++;
+	i = span(line, len, i, true);
 	if (i == len || line[i] == '#')
 		return 0;
 	if (nul)
 		return fail_msg(err, errlen, "a NUL byte at column %zu", (size_t)(nul - line) + 1);
 	t0 = i;
-	while (i < len && !is_blank(line[i]))
-		i++;
-	t1 = i;
-	while (i < len && is_blank(line[i]))
-		i++;
+	t1 = i = span(line, len, i, false);
+	i = span(line, len, i, true);
 	if (i < len && line[i] != '#') {
 		l0 = i;
-		while (i < len && !is_blank(line[i]))
-			i++;
-		l1 = i;
-		while (i < len && is_blank(line[i]))
-			i++;
+		l1 = i = span(line, len, i, false);
+		i = span(line, len, i, true);
 		if (i < len && line[i] != '#')
 			return bad(err, errlen, "text after the latency", line + i, len - i,
 				   "one timestamp and one latency a line");

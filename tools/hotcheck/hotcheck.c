@@ -88,8 +88,7 @@ static const struct argp_option options[] = {
 	OPTS_PID,
 	OPTS_CPU("The hot CPUs (default: the CPUs the threads may run on)"),
 	OPTS_DURATION,
-	{ "lines", OPT_LINES, NULL, 0, "Show file:line of user frames where debug info exists "
-	  "(slower)", 0 },
+	OPTS_LINES,
 	OPTS_INLINE,
 	OPTS_NO_PARAMS,
 	{ "warmup", OPT_WARMUP, "SECS", 0, "Page faults in the first SECS seconds are "

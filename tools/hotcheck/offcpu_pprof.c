@@ -20,18 +20,18 @@ struct block_sum {
 	struct hc_rec rec;	/* the first identity that prints so: its stack ids */
 };
 
-struct emit {
+struct to_pprof {
 	const struct hc_run *r;
 	struct pprof *p;
 	struct stack_frames *f;
 	struct stack_locs *l;
 };
 
-static void emit_one(const void *key, void *val, void *arg)
+static void add_one(const void *key, void *val, void *arg)
 {
 	const struct block_key *k = key;
 	const struct block_sum *s = val;
-	struct emit *e = arg;
+	struct to_pprof *e = arg;
 	struct pprof_label lb[PPROF_LABELS];
 	int64_t v[2] = { (int64_t)s->ns, (int64_t)s->count };
 	char comm[TASK_COMM_LEN + 1];
@@ -81,14 +81,14 @@ int hc_pprof_write(const struct hc_run *r, FILE *f)
 		{ "blocks", "count" },
 	};
 	struct hashmap *m = hashmap_new(sizeof(struct block_key), sizeof(struct block_sum));
-	struct emit e = { .r = r, .p = pprof_run_new(types, 2),
+	struct to_pprof e = { .r = r, .p = pprof_run_new(types, 2),
 			  .f = xcalloc(1, sizeof(*e.f)), .l = xcalloc(1, sizeof(*e.l)) };
 	struct gather g = { (struct hc_run *)r, m };
 	int err;
 
 	if (r->agg)
 		hashmap_each(r->agg, gather_one, &g);
-	hashmap_each(m, emit_one, &e);
+	hashmap_each(m, add_one, &e);
 	err = pprof_finish(e.p, f);
 	pprof_free(e.p);
 	free(e.f);

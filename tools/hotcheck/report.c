@@ -278,14 +278,7 @@ static void json_machine(struct json *j, const struct hc_run *r)
 		struct irq_moved *m = NULL;
 		size_t n = irq_snap_delta(&r->irq_before, &r->irq_after, w, &m);
 
-		for (size_t i = 0; i < n; i++) {
-			json_obj_begin(j);
-			json_kv_u64(j, "cpu", r->cpus->cpus[w]);
-			json_kv_str(j, "irq", m[i].id);
-			json_kv_str(j, "desc", m[i].desc);
-			json_kv_u64(j, "delta", m[i].delta);
-			json_obj_end(j);
-		}
+		irq_moved_json(j, m, n, r->cpus->cpus[w]);
 		free(m);
 	}
 	json_arr_end(j);

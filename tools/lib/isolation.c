@@ -4,6 +4,7 @@
  * snapshots, and the fixes that follow from them.  Used by schedsilence
  * and hotcheck. */
 #include "isolation.h"
+#include "json.h"
 #include "msg.h"
 #include "procfs.h"
 #include "vec.h"
@@ -392,4 +393,17 @@ void isol_fix_hrtimer(const char *name, uint32_t cpu, char *buf, size_t size)
 			 "on CPU %u: the sleeper runs here (see the task rows)", cpu);
 	else
 		snprintf(buf, size, "an hrtimer armed on CPU %u", cpu);
+}
+
+void irq_moved_json(struct json *j, const struct irq_moved *m, size_t n, int64_t cpu)
+{
+	for (size_t i = 0; i < n; i++) {
+		json_obj_begin(j);
+		if (cpu >= 0)
+			json_kv_u64(j, "cpu", (uint64_t)cpu);
+		json_kv_str(j, "irq", m[i].id);
+		json_kv_str(j, "desc", m[i].desc);
+		json_kv_u64(j, "delta", m[i].delta);
+		json_obj_end(j);
+	}
 }

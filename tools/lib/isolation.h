@@ -73,6 +73,10 @@ struct irq_moved {
 /* Lines whose column for watched CPU number widx moved; *out is malloced */
 size_t irq_snap_delta(const struct irq_snap *before, const struct irq_snap *after,
 		      size_t widx, struct irq_moved **out);
+/* The objects of irq_snap_delta()'s n rows: {"cpu": cpu (when cpu >= 0),
+ * "irq", "desc", "delta"} */
+struct json;
+void irq_moved_json(struct json *j, const struct irq_moved *m, size_t n, int64_t cpu);
 
 /* The IRQ part, given /proc/irq/N/smp_affinity_list's content (or NULL) */
 void isol_fix_irq(uint32_t irq, const char *affinity, const char *effective,

@@ -89,6 +89,18 @@ void stack_opts_finish(const struct stack_opts *s);
 #define OPTS_NO_PARAMS { "no-params", OPT_NO_PARAMS, NULL, 0, "C++ function names without " \
 			  "their parameter lists (for very long template names)", 0 }
 /* -h as a short form of --help (CLI.md), for the tools that list it */
+/* the stack tools' options (struct stack_opts); whose: the stacks
+ * unwound ("user stacks"), per: what one stack copy is taken for */
+#define OPTS_STACK_STORAGE { "stack-storage-size", OPT_STACK_STORAGE, "N", 0, "Remember N " \
+	"stacks in the kernel as sent to user space (default 16384; more are sent again, " \
+	"never lost)", 0 }
+#define OPTS_LINES { "lines", OPT_LINES, NULL, 0, "Show file:line of user frames where " \
+	"debug info exists (slower)", 0 }
+#define OPTS_DWARF(whose) { "dwarf", OPT_DWARF, NULL, 0, "Unwind " whose " with DWARF " \
+	"(.eh_frame) in user space: whole stacks through code built without frame " \
+	"pointers (costlier)", 0 }
+#define OPTS_STACK_COPY(per) { "stack-copy-size", OPT_STACK_COPY, "BYTES", 0, "--dwarf: " \
+	"bytes of user stack copied per " per " (default 8192, max 32768)", 0 }
 #define OPTS_HELP_SHORT { NULL, 'h', NULL, OPTION_HIDDEN, "Give this help list", -1 }
 
 /* Exit-on-error wrappers; "opt" names the option in the message */

@@ -4,6 +4,7 @@
 #include "stackstore.h"
 #include "dwunw.h"
 #include "json.h"
+#include "emit.h"
 #include "sbuf.h"
 #include "hashmap.h"
 #include "xalloc.h"
@@ -241,6 +242,14 @@ void stack_frames_json(struct json *j, const struct stack_frames *f)
 {
 	stack_frames_json_user(j, f, f->un);
 	json_kv_strs(j, "kernel_stack", f->k, f->kn);
+}
+
+void stack_frames_emit(struct emit *o, const struct stack_frames *f, bool sep_between)
+{
+	if (emit_json(o))
+		stack_frames_json(o->j, f);
+	else
+		stack_frames_print(o->f, f, sep_between);
 }
 
 struct stack_merge {

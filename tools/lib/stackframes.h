@@ -115,6 +115,9 @@ void stack_frames_print(FILE *f, const struct stack_frames *fr, bool sep_between
 void stack_frames_json(struct json *j, const struct stack_frames *f);
 /* The user half of that, of the first n user frames */
 void stack_frames_json_user(struct json *j, const struct stack_frames *f, int n);
+/* One of the two, as o was opened (emit.h) */
+struct emit;
+void stack_frames_emit(struct emit *o, const struct stack_frames *f, bool sep_between);
 
 /* losses_report() hints of the tools that take stacks with the stack
  * engine (bpf/losses.h kinds); a tool lists its own kinds after these */

@@ -16,6 +16,7 @@
 #include "lifecycle.h"
 #include "kfeat.h"
 #include "json.h"
+#include "emit.h"
 #include "stacks.h"
 #include "pprof.h"
 #include "escape.h"
@@ -90,16 +91,14 @@ static const struct argp_option options[] = {
 	OPTS_PPROF,
 	{ "kernel-stacks-at", OPT_KSTACK_AT, "WHEN", 0, "Take kernel stacks at switch-in (default: only for the "
 	  "intervals counted) or at switch-out (every switch); the same frames either way", 0 },
-	{ "stack-storage-size", OPT_STACK_STORAGE, "N", 0, "Remember N stacks in the kernel as sent to user space "
-	  "(default 16384; more are sent again, never lost)", 0 },
+	OPTS_STACK_STORAGE,
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0, "Room for N (thread, stack) entries between two drains "
 	  "(every second) and N threads off-CPU at once (default 32768)", 0 },
 	OPTS_INLINE,
 	OPTS_NO_PARAMS,
-	{ "lines", OPT_LINES, NULL, 0, "Show file:line of user frames where debug info exists (slower)", 0 },
-	{ "dwarf", OPT_DWARF, NULL, 0, "Unwind user stacks with DWARF (.eh_frame) in user space: whole stacks "
-	  "for code built without frame pointers (costlier)", 0 },
-	{ "stack-copy-size", OPT_STACK_COPY, "BYTES", 0, "--dwarf: bytes of user stack copied per sample (default 8192, max 32768)", 0 },
+	OPTS_LINES,
+	OPTS_DWARF("user stacks"),
+	OPTS_STACK_COPY("switch"),
 	OPTS_VERBOSE,
 	OPTS_BTF,
 	OPTS_HELP_SHORT,
@@ -369,29 +368,20 @@ static void pprof_entry(struct pprof *pp, const struct stack_frames *f,
 	pprof_add(pp, f, l, v, lb, pprof_task_labels(lb, e->key.tgid, e->key.tid, e->key.comm));
 }
 
-static void print_plain(const struct stack_frames *f, const struct entry *e)
+/* One entry, as text or as a JSON object */
+static void print_one(struct emit *o, const struct stack_frames *f, const struct entry *e)
 {
-	stack_frames_print(stdout, f, false);
-	printf("    -                %s (%u/%u)\n", ESC(e->key.comm), e->key.tgid,
-	       e->key.tid);
-	printf("        %llu us in %llu interval%s%s\n\n",
-	       (unsigned long long)(e->total_ns / 1000),
-	       (unsigned long long)e->count, e->count == 1 ? "" : "s",
-	       e->whole ? " (off-CPU the whole window)" : "");
-}
-
-static void print_json_entry(struct json *j, const struct stack_frames *f,
-			     const struct entry *e)
-{
-	json_obj_begin(j);
-	json_kv_str(j, "comm", e->key.comm);
-	json_kv_u64(j, "pid", e->key.tgid);
-	json_kv_u64(j, "tid", e->key.tid);
-	json_kv_u64(j, "total_us", e->total_ns / 1000);
-	json_kv_u64(j, "count", e->count);
-	json_kv_bool(j, "whole_window", e->whole);
-	stack_frames_json(j, f);
-	json_obj_end(j);
+	emit_obj_begin(o, NULL);
+	stack_frames_emit(o, f, false);
+	emit_str(o, "comm", "    -                %s", e->key.comm);
+	emit_u64(o, "pid", " (%llu", e->key.tgid);
+	emit_u64(o, "tid", "/%llu)\n", e->key.tid);
+	emit_u64(o, "total_us", "        %llu us", e->total_ns / 1000);
+	emit_u64(o, "count", " in %llu", e->count);
+	emit_text(o, " interval%s", e->count == 1 ? "" : "s");
+	emit_flag(o, "whole_window", " (off-CPU the whole window)", e->whole);
+	emit_text(o, "\n\n");
+	emit_obj_end(o);
 }
 
 /* One entry in the format asked for: a folded line, a JSON object or a
@@ -404,119 +394,53 @@ static void print_entry(struct folded *fo, struct json *j,
 		if (e->total_ns >= 1000)
 			folded_add(fo, e->key.comm, f->u, f->un, f->k, f->kn,
 				   e->total_ns / 1000);
-	} else if (env.c.json) {
-		print_json_entry(j, f, e);
 	} else {
-		print_plain(f, e);
+		struct emit o = env.c.json ? emit_to_json(j) : emit_to_text(stdout);
+
+		print_one(&o, f, e);
 	}
 }
 
 /* ---- one entry per printed identity ---- */
 
-/* What the reader sees of an entry (its thread, its stacks as printed),
- * in a malloc'd string: entries whose stacks differ only in addresses
- * that print the same (two call sites in one function, without --lines)
- * are one entry to the reader */
-static char *printed_identity(struct stacksym *sym, struct stackstore *st,
-			      const struct entry *e, struct stack_frames *f)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m;
-
-	resolve(sym, st, &e->key, e->dwarf, f, NULL);
-	m = open_memstream(&buf, &len);
-	if (!m)
-		die_unsupported("out of memory");
-	/* the comm as the bytes it is (escaping is the printers' business) */
-	fwrite(e->key.comm, 1, strnlen(e->key.comm, sizeof(e->key.comm)), m);
-	fprintf(m, "\n%u/%u\n%d%d\n", e->key.tgid, e->key.tid, f->ulost, f->klost);
-	stack_frames_print(m, f, false);
-	for (int i = 0; f->inline_marks && i < f->un; i++)
-		fputc(f->uinl[i] ? 'i' : '.', m);
-	fclose(m);
-	return buf;
-}
-
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
-
-struct ident {
-	uint64_t h;
-	size_t i;
-};
-
-static int ident_cmp(const void *a, const void *b)
-{
-	const struct ident *x = a, *y = b;
-
-	if (x->h != y->h)
-		return x->h < y->h ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
 /* Entries that print the same become one, their counts and times
- * summed: a hash of each entry's printed identity, and the strings
- * themselves compared where two hashes are equal */
+ * summed (stack_merge: the thread and the frames as named, so stacks
+ * that differ only in addresses that name the same are one entry to
+ * the reader); the first of each keeps its place */
 static void merge_printed(struct stacksym *sym, struct stackstore *st, struct intervals *c)
 {
+	struct stack_merge *m = stack_merge_new();
 	struct stack_frames *f = xcalloc(1, sizeof(*f));
-	struct ident *id = xcalloc(c->n ? c->n : 1, sizeof(*id));
-	bool *gone = xcalloc(c->n ? c->n : 1, sizeof(*gone));
-	size_t out = 0;
+	size_t n = 0;
 
 	for (size_t i = 0; i < c->n; i++) {
-		char *s = printed_identity(sym, st, &c->e[i], f);
+		struct entry *e = &c->e[i];
+		struct {
+			char comm[sizeof(e->key.comm)];
+			__u32 tgid, tid;
+			bool ulost, klost;
+		} h;
+		size_t first;
 
-		id[i].h = str_hash(s);
-		id[i].i = i;
-		free(s);
-	}
-	qsort(id, c->n, sizeof(*id), ident_cmp);
-	for (size_t g = 0; g < c->n;) {
-		size_t end = g + 1;
-
-		while (end < c->n && id[end].h == id[g].h)
-			end++;
-		/* within one hash: each entry joins the first that prints the same */
-		for (size_t a = g; end - g > 1 && a < end; a++) {
-			char *sa;
-
-			if (gone[id[a].i])
-				continue;
-			sa = printed_identity(sym, st, &c->e[id[a].i], f);
-			for (size_t b = a + 1; b < end; b++) {
-				struct entry *ea = &c->e[id[a].i], *eb = &c->e[id[b].i];
-				char *sb;
-
-				if (gone[id[b].i])
-					continue;
-				sb = printed_identity(sym, st, eb, f);
-				if (!strcmp(sa, sb)) {
-					ea->total_ns += eb->total_ns;
-					ea->count += eb->count;
-					ea->whole = false;
-					gone[id[b].i] = true;
-				}
-				free(sb);
-			}
-			free(sa);
+		resolve(sym, st, &e->key, e->dwarf, f, NULL);
+		memset(&h, 0, sizeof(h));	/* the holes too: h is compared as bytes */
+		memcpy(h.comm, e->key.comm, sizeof(h.comm));
+		h.tgid = e->key.tgid;
+		h.tid = e->key.tid;
+		h.ulost = f->ulost;
+		h.klost = f->klost;
+		first = stack_merge_find(m, &h, sizeof(h), f, n);
+		if (first < n) {
+			c->e[first].total_ns += e->total_ns;
+			c->e[first].count += e->count;
+			c->e[first].whole = false;
+			continue;
 		}
-		g = end;
+		c->e[n++] = *e;
 	}
-	for (size_t i = 0; i < c->n; i++)
-		if (!gone[i])
-			c->e[out++] = c->e[i];
-	c->n = out;
-	free(gone);
-	free(id);
+	c->n = n;
 	free(f);
+	stack_merge_free(m);
 }
 
 static void report(struct stackstore *st, struct stacksym *sym,

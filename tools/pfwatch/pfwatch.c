@@ -88,18 +88,15 @@ static const struct argp_option options[] = {
 	OPTS_CHECK("Exit 1 if any fault was recorded after the warm-up"),
 	{ "per-cpu", OPT_PER_CPU, NULL, 0, "With -p/-t, use per-CPU perf events filtered in BPF "
 	  "instead of events on the target's threads", 0 },
-	{ "stack-storage-size", OPT_STACK_STORAGE, "N", 0, "Remember N stacks in the kernel as sent to user space "
-	  "(default 16384; more are sent again, never lost)", 0 },
+	OPTS_STACK_STORAGE,
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0, "Room for N (thread, stack, mode) entries between two drains "
 	  "(every second; default 32768)", 0 },
 	OPTS_INLINE,
 	OPTS_NO_PARAMS,
-	{ "lines", OPT_LINES, NULL, 0, "Show file:line of user frames where debug info exists (slower)", 0 },
+	OPTS_LINES,
 	OPTS_PPROF,
-	{ "dwarf", OPT_DWARF, NULL, 0, "Unwind user stacks with DWARF (.eh_frame) in user space: whole "
-	  "stacks through code built without frame pointers (costlier)", 0 },
-	{ "stack-copy-size", OPT_STACK_COPY, "BYTES", 0, "--dwarf: bytes of user stack copied per "
-	  "fault (default 8192, max 32768)", 0 },
+	OPTS_DWARF("user stacks"),
+	OPTS_STACK_COPY("fault"),
 	OPTS_METRICS,
 	OPTS_VERBOSE,
 	OPTS_BTF,

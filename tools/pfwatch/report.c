@@ -6,6 +6,7 @@
 #include "msg.h"
 #include "escape.h"
 #include "json.h"
+#include "emit.h"
 #include "lifecycle.h"
 #include "opts.h"
 #include "pprof.h"
@@ -87,68 +88,46 @@ static void print_memlock(FILE *f, const struct targets *ts)
 		fputc('\n', f);
 }
 
-static void print_plain(const struct vmas *v, const struct stack_frames *f,
-			const struct entry *e)
+/* A mapping of an entry: its name, and its range when range */
+static void emit_vma(struct emit *o, const char *fmt, const struct vma_ent *m, bool range)
 {
-	const struct vma_ent *lo, *hi;
-
-	entry_vmas(v, e, &lo, &hi);
-	stack_frames_print(stdout, f, true);
-	printf("    -                %s (%u/%u)\n", ESC(e->val.comm), e->key.tgid, e->key.tid);
-	printf("        %llu fault%s (%llu major, %llu minor) in %s mode\n",
-	       (unsigned long long)(e->val.major + e->val.minor),
-	       e->val.major + e->val.minor == 1 ? "" : "s",
-	       (unsigned long long)e->val.major, (unsigned long long)e->val.minor,
-	       e->key.kernel_mode ? "kernel" : "user");
-	printf("        at %#llx..%#llx in ", (unsigned long long)e->val.addr_min,
-	       (unsigned long long)e->val.addr_max);
-	esc_fputs(vma_name(lo), stdout);
-	if (lo && lo == hi)
-		printf(" (%llx-%llx)", (unsigned long long)lo->start,
-		       (unsigned long long)lo->end);
-	else if (lo != hi) {
-		printf(" .. ");
-		esc_fputs(vma_name(hi), stdout);
-	}
-	printf("\n\n");
-}
-
-static void json_vma(struct json *j, const struct vma_ent *m)
-{
-	json_obj_begin(j);
-	json_kv_str(j, "name", vma_name(m));
+	emit_obj_begin(o, NULL);
+	emit_str(o, "name", fmt, vma_name(m));
 	if (m) {
-		json_kv_hex(j, "start", m->start);
-		json_kv_hex(j, "end", m->end);
+		emit_hex(o, "start", range ? " (%llx" : NULL, m->start);
+		emit_hex(o, "end", range ? "-%llx)" : NULL, m->end);
 	}
-	json_obj_end(j);
+	emit_obj_end(o);
 }
 
-static void json_entry(struct json *j, const struct vmas *v, const struct stack_frames *f,
-		       const struct entry *e)
+/* One entry, as text or as a JSON object */
+static void print_one(struct emit *o, const struct vmas *v, const struct stack_frames *f,
+		      const struct entry *e)
 {
 	const struct vma_ent *lo, *hi;
+	__u64 n = e->val.major + e->val.minor;
 
 	entry_vmas(v, e, &lo, &hi);
-	json_obj_begin(j);
-	json_kv_str(j, "comm", e->val.comm);
-	json_kv_u64(j, "pid", e->key.tgid);
-	json_kv_u64(j, "tid", e->key.tid);
-	json_kv_u64(j, "count", e->val.major + e->val.minor);
-	json_kv_u64(j, "major", e->val.major);
-	json_kv_u64(j, "minor", e->val.minor);
-	json_kv_str(j, "mode", e->key.kernel_mode ? "kernel" : "user");
-	json_kv_str(j, "mapping", vma_name(lo));
-	json_key(j, "mappings");
-	json_arr_begin(j);
-	json_vma(j, lo);
+	emit_obj_begin(o, NULL);
+	stack_frames_emit(o, f, true);
+	emit_str(o, "comm", "    -                %s", e->val.comm);
+	emit_u64(o, "pid", " (%llu", e->key.tgid);
+	emit_u64(o, "tid", "/%llu)", e->key.tid);
+	emit_u64(o, "count", "\n        %llu", n);
+	emit_text(o, " fault%s", n == 1 ? "" : "s");
+	emit_u64(o, "major", " (%llu major", e->val.major);
+	emit_u64(o, "minor", ", %llu minor)", e->val.minor);
+	emit_str(o, "mode", " in %s mode\n", e->key.kernel_mode ? "kernel" : "user");
+	emit_hex(o, "addr_min", "        at %#llx", e->val.addr_min);
+	emit_hex(o, "addr_max", "..%#llx in ", e->val.addr_max);
+	emit_str(o, "mapping", NULL, vma_name(lo));
+	emit_arr_begin(o, "mappings");
+	emit_vma(o, "%s", lo, lo && lo == hi);
 	if (lo != hi)
-		json_vma(j, hi);
-	json_arr_end(j);
-	json_kv_hex(j, "addr_min", e->val.addr_min);
-	json_kv_hex(j, "addr_max", e->val.addr_max);
-	stack_frames_json(j, f);
-	json_obj_end(j);
+		emit_vma(o, " .. %s", hi, false);
+	emit_arr_end(o);
+	emit_text(o, "\n\n");
+	emit_obj_end(o);
 }
 
 static void json_memlock(struct json *j, const char *key, const struct memlock *m)
@@ -354,6 +333,7 @@ void report_faults(const struct report_in *r)
 	struct folded *fo = NULL;
 	struct stack_frames *f = xcalloc(1, sizeof(*f));
 	bool in_warmup = false;
+	struct emit o;
 	struct json j;
 
 	name_late_mappings(r->vmas, c);
@@ -378,6 +358,7 @@ void report_faults(const struct report_in *r)
 		print_memlock(stdout, r->targets);
 		plain_totals(r);
 	}
+	o = r->json ? emit_to_json(&j) : emit_to_text(stdout);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct entry *e = &c->e[i];
 
@@ -385,22 +366,16 @@ void report_faults(const struct report_in *r)
 			in_warmup = true;
 			if (fo)
 				break;	/* folded: violations only */
-			if (r->json) {
-				json_arr_end(&j);
-				json_key(&j, "warmup_faults");
-				json_arr_begin(&j);
-			} else {
-				printf("Warm-up faults:\n\n");
-			}
+			emit_arr_end(&o);
+			emit_arr_begin(&o, "warmup_faults");
+			emit_text(&o, "Warm-up faults:\n\n");
 		}
 		resolve(r->sym, r->stacks, c->dw, &e->key, e->dwarf, f, NULL);
 		if (fo)
 			folded_add(fo, e->val.comm, f->u, f->un, f->k, f->kn,
 				   e->val.major + e->val.minor);
-		else if (r->json)
-			json_entry(&j, r->vmas, f, e);
 		else
-			print_plain(r->vmas, f, e);
+			print_one(&o, r->vmas, f, e);
 		if (ferror(stdout))
 			break;
 	}

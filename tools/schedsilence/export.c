@@ -82,12 +82,12 @@ static void add_delta(struct counts *to, const struct counts *cur, const struct 
 	to->ns += cur->ns > last->ns ? cur->ns - last->ns : 0;
 }
 
-struct emit {
+struct series_out {
 	struct mtext *t;
 	bool held;
 };
 
-static void emit(struct emit *em, const struct name_key *k, const char *name,
+static void series_put(struct series_out *em, const struct name_key *k, const char *name,
 		 const struct counts *c)
 {
 	char cpu[16];
@@ -101,9 +101,9 @@ static void emit(struct emit *em, const struct name_key *k, const char *name,
 		mtext_u64(em->t, EVENTS, l, 3, c->events);
 }
 
-static void emit_other(const void *key, void *val, void *arg)
+static void series_other(const void *key, void *val, void *arg)
 {
-	emit(arg, key, "other", val);
+	series_put(arg, key, "other", val);
 }
 
 /* The rows summed by (CPU, kind, name), ranked */
@@ -138,7 +138,7 @@ static void intrusions(struct mtext *t, struct ss_export *x)
 		"names of a CPU and kind, --metrics-top, then other; a task's time counts "
 		"when it leaves the CPU)" };
 	ranked_vec v = { 0 };
-	struct emit em = { t, false };
+	struct series_out em = { t, false };
 	size_t rank = 0;
 
 	ranked_now(x->rp->s, &v);
@@ -163,9 +163,9 @@ static void intrusions(struct mtext *t, struct ss_export *x)
 			const struct name_state *st = hashmap_lookup(x->names, &v.v[i].k);
 
 			if (st->named)
-				emit(&em, &v.v[i].k, v.v[i].k.name, &st->attr);
+				series_put(&em, &v.v[i].k, v.v[i].k.name, &st->attr);
 		}
-		hashmap_each(x->other, emit_other, &em);
+		hashmap_each(x->other, series_other, &em);
 	}
 	vec_free(&v);
 }

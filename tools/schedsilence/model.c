@@ -110,6 +110,8 @@ void silence_free(struct silence *s)
 {
 	if (!s)
 		return;
+	for (size_t i = 0; i < s->nrows; i++)
+		cadence_free(&s->rows[i].arrivals);
 	free(s->rows);
 	hashmap_free(s->row_of);
 	free(s->timeline);
@@ -207,6 +209,15 @@ static size_t intrude(struct silence *s, size_t row, uint64_t ts, uint64_t dur)
 	if (ts > r->last_ts)
 		r->last_ts = ts;
 	r->count++;
+	/* an arrival, unless it resumes a task after a preemption */
+	if (!r->left_runnable && s->arrivals_kept < SILENCE_ARRIVALS &&
+	    r->arrivals.n < CADENCE_KEEP) {
+		cadence_add(&r->arrivals, ts);
+		s->arrivals_kept++;
+	} else if (!r->left_runnable) {
+		r->arrivals.beyond++;	/* counted, not kept */
+	}
+	r->left_runnable = false;
 	r->total_ns += dur;
 	if (dur > r->max_ns)
 		r->max_ns = dur;
@@ -239,8 +250,10 @@ static void on_switch(struct silence *s, struct silence_cpu *c, const struct ss_
 	snprintf(next, sizeof(next), "%.*s", SILENCE_COMM_LEN - 1, e->name);
 	snprintf(prev, sizeof(prev), "%.*s", SILENCE_COMM_LEN - 1, e->name2);
 	if (c->cur_intruder && c->cur_pid == e->pid2) {
-		if (e->kind || !e->id)	/* preempted, or left the CPU runnable */
+		if (e->kind || !e->id) {	/* preempted, or left the CPU runnable */
 			s->rows[c->cur_row].preempted++;
+			s->rows[c->cur_row].left_runnable = true;
+		}
 		task_close(s, c, e->ts);
 	} else if (!c->known && e->pid2 && !silence_allowed(&s->cfg, e->pid2, e->start2, prev)) {
 		/* it was on the CPU when tracing began */

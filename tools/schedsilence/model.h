@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "cadence.h"
 #include "hashmap.h"
 #include "opts.h"
 #include "schedsilence.h"
@@ -65,6 +66,10 @@ struct intruder {
 	uint32_t waker_ctx;	/* enum irqctx */
 	char waker[SILENCE_COMM_LEN];
 	uint32_t from_cpu;	/* migration: the CPU it came from */
+	/* when it arrived: each event, but for a task the switch-ins that
+	 * resume it after a preemption (left_runnable) */
+	struct cadence arrivals;
+	bool left_runnable;
 };
 
 struct timeline_ev {
@@ -108,7 +113,13 @@ struct silence {
 	struct silence_cpu *cpus;
 	size_t ncpus;
 	uint64_t events_fed, events_ignored;
+	size_t arrivals_kept;	/* of every row's cadence, at most SILENCE_ARRIVALS */
 };
+
+/* Arrival times kept for the cadence of all rows together (8 bytes each):
+ * a long run on a busy CPU stays bounded; a row that arrives after the
+ * budget is spent counts its arrivals without keeping them */
+#define SILENCE_ARRIVALS (1u << 20)
 
 struct silence *silence_new(const struct silence_cfg *cfg);
 void silence_free(struct silence *s);

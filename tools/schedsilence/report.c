@@ -168,6 +168,31 @@ static void print_table(const struct report *rp)
 	}
 }
 
+/* The intruders that came CADENCE_MIN times or more: how regularly */
+static void print_cadence(const struct report *rp)
+{
+	const struct silence *s = rp->s;
+	bool head = false;
+	char id[16], text[64];
+
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct intruder *r = &s->rows[i];
+		struct cadence_result c;
+
+		if (!r->count || !cadence_get(&r->arrivals, &c))
+			continue;
+		if (!head)
+			printf("\nCadence (the median time between arrivals, and how far they "
+			       "stray from it):\n  %-4s %-10s %-24s %8s %8s  %s\n", "CPU", "KIND",
+			       "NAME", "ID", "ARRIVALS", "PERIOD");
+		head = true;
+		cadence_fmt(&c, text, sizeof(text));
+		printf("  %-4u %-10s %s %8s %8zu  %s%s\n", r->cpu, silence_kind_name(r->kind),
+		       ESC_COL(r->name, 24), row_id(r, id, sizeof(id)), c.intervals + 1, text,
+		       c.partial ? " (from the first arrivals)" : "");
+	}
+}
+
 /* Stolen time of each watched CPU, in words, with /proc/stat's column */
 static void print_steal(const struct report *rp)
 {
@@ -382,6 +407,24 @@ static void print_timeline(const struct report *rp)
 	}
 }
 
+/* "cadence": the period of the arrivals, null with fewer than CADENCE_MIN */
+static void json_cadence(struct json *j, const struct cadence *a)
+{
+	struct cadence_result c;
+
+	json_key(j, "cadence");
+	if (!cadence_get(a, &c)) {
+		json_null(j);
+		return;
+	}
+	json_obj_begin(j);
+	json_kv_u64(j, "period_ns", c.period_ns);
+	json_kv_double(j, "spread_pct", c.spread_pct);
+	json_kv_u64(j, "arrivals", c.intervals + 1);
+	json_kv_bool(j, "partial", c.partial);
+	json_obj_end(j);
+}
+
 static void json_row(struct json *j, const struct report *rp, const struct intruder *r)
 {
 	char fix[1024];
@@ -418,6 +461,7 @@ static void json_row(struct json *j, const struct report *rp, const struct intru
 	}
 	if (r->kind == SK_MIGRATION)
 		json_kv_u64(j, "from_cpu", r->from_cpu);
+	json_cadence(j, &r->arrivals);
 	silence_fix(r, &rp->cfg, rp->s->cfg.cpus, fix, sizeof(fix));
 	json_kv_str(j, "fix", fix);
 	json_obj_end(j);
@@ -465,13 +509,7 @@ static void json_corroboration(struct json *j, const struct report *rp)
 		snprintf(key, sizeof(key), "%u", s->cpus[w].cpu);
 		json_key(j, key);
 		json_arr_begin(j);
-		for (size_t i = 0; i < n; i++) {
-			json_obj_begin(j);
-			json_kv_str(j, "irq", m[i].id);
-			json_kv_str(j, "desc", m[i].desc);
-			json_kv_u64(j, "delta", m[i].delta);
-			json_obj_end(j);
-		}
+		irq_moved_json(j, m, n, -1);
 		json_arr_end(j);
 		free(m);
 	}
@@ -630,6 +668,7 @@ void report_print(const struct report *rp, bool json)
 	}
 	print_verdicts(rp);
 	print_table(rp);
+	print_cadence(rp);
 	print_fixes(rp);
 	print_senders(rp);
 	print_steal(rp);

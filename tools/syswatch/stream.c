@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <bpf/libbpf.h>
 
@@ -160,11 +161,9 @@ int slow_calls_poll(void *ctx, int timeout_ms)
 void slow_calls_free(struct slow_calls *s)
 {
 	stacksym_free(s->sym);
-	s->sym = NULL;
 	ring_buffer__free(s->stack_rb);
-	s->stack_rb = NULL;
 	dwunw_free(s->dw);
-	s->dw = NULL;
 	free(s->slow);
 	vec_free(&s->cached);
+	memset(s, 0, sizeof(*s));	/* freed again: nothing to free */
 }

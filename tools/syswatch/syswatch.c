@@ -80,8 +80,7 @@ static const struct argp_option options[] = {
 	  "info exists (slower)", 0 },
 	{ "dwarf", OPT_DWARF, NULL, 0, "--slower-than: unwind user stacks with DWARF (.eh_frame) in "
 	  "user space: whole stacks for code built without frame pointers (costlier)", 0 },
-	{ "stack-copy-size", OPT_STACK_COPY, "BYTES", 0, "--dwarf: bytes of user stack copied per "
-	  "slow call (default 8192, max 32768)", 0 },
+	OPTS_STACK_COPY("slow call"),
 	OPTS_METRICS,
 	OPTS_VERBOSE,
 	OPTS_BTF,

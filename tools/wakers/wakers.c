@@ -20,6 +20,7 @@
 #include "run.h"
 #include "lifecycle.h"
 #include "json.h"
+#include "emit.h"
 #include "histogram.h"
 #include "stacks.h"
 #include "pprof.h"
@@ -87,17 +88,14 @@ static const struct argp_option options[] = {
 	OPTS_CHECK("Exit 1 if a traced thread was woken or signalled at all"),
 	OPTS_PPROF,
 	{ "no-signals", OPT_NO_SIGNALS, NULL, 0, "Do not trace signal_generate", 0 },
-	{ "stack-storage-size", OPT_STACK_STORAGE, "N", 0, "Remember N stacks in the kernel as sent to user space "
-	  "(default 16384; more are sent again, never lost)", 0 },
+	OPTS_STACK_STORAGE,
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0, "Room for N (waker, stacks, target) records between two "
 	  "drains (every second) and N traced threads (default 10240)", 0 },
-	{ "lines", OPT_LINES, NULL, 0, "Show file:line of user frames where debug info exists (slower)", 0 },
+	OPTS_LINES,
 	OPTS_INLINE,
 	OPTS_NO_PARAMS,
-	{ "dwarf", OPT_DWARF, NULL, 0, "Unwind the wakers' user stacks with DWARF (.eh_frame) in user "
-	  "space: whole stacks through code built without frame pointers (costlier)", 0 },
-	{ "stack-copy-size", OPT_STACK_COPY, "BYTES", 0, "--dwarf: bytes of user stack copied per "
-	  "wakeup (default 8192, max 32768)", 0 },
+	OPTS_DWARF("the wakers' user stacks"),
+	OPTS_STACK_COPY("wakeup"),
 	OPTS_VERBOSE,
 	OPTS_BTF,
 	OPTS_HELP_SHORT,
@@ -419,104 +417,99 @@ static void collected_free(struct wakeups *c)
 	free(c->e);
 }
 
-static void print_waker(const char *role, const struct wakers_key *k,
-			const struct frames *f)
+/* The waker or sender: a task, or an interrupt context and its label */
+static void emit_waker(struct emit *o, const char *role, const struct wakers_key *k,
+		       const struct frames *f)
 {
-	if (k->ctx == WK_CTX_TASK)
-		printf("    -                %s %s (%u/%u)\n", role, ESC(k->waker_comm),
-		       k->waker_pid, k->waker_tid);
-	else
-		printf("    -                %s %s\n", role, ESC(f->label));
+	bool task = k->ctx == WK_CTX_TASK;
+
+	emit_obj_begin(o, role);
+	emit_text(o, "    -                %s ", role);
+	emit_str(o, "context", NULL, irqctx_name(k->ctx));
+	emit_str(o, "comm", "%s", task ? k->waker_comm : f->label);
+	emit_u64(o, "pid", task ? " (%llu" : NULL, k->waker_pid);
+	emit_u64(o, "tid", task ? "/%llu)" : NULL, k->waker_tid);
+	emit_text(o, "\n");
+	emit_i64(o, "irq", NULL, task ? -1 : k->irq);
+	emit_str(o, "irq_name", NULL, f->sub[0] ? f->sub : NULL);
+	emit_obj_end(o);
 }
 
-static void print_plain(const struct frames *f, const struct entry *e)
+static void emit_target(struct emit *o, const char *fmt, const struct wakers_key *k)
+{
+	emit_obj_begin(o, "target");
+	emit_str(o, "comm", fmt, k->target_comm);
+	emit_u64(o, "pid", " (%llu", k->target_pid);
+	emit_u64(o, "tid", "/%llu)", k->target_tid);
+	emit_obj_end(o);
+}
+
+static void emit_signal(struct emit *o, const struct frames *f, const struct entry *e)
 {
 	const struct wakers_key *k = &e->key;
-	char a[32], b[32], c[32], sig[32];
+	bool known = (size_t)k->sig_result < ARRAY_SIZE(sig_results);
+	char sig[32];
 
-	stack_frames_print(stdout, &f->s, false);
-	if (k->type == WK_SIGNAL) {
-		signal_name(k->sig, sig, sizeof(sig));
-		print_waker("sender", k, f);
-		printf("    -                %s (%d) to %s (%u/%u)%s\n", sig, k->sig,
-		       ESC(k->target_comm), k->target_pid, k->target_tid,
-		       k->sig_group ? ", process-wide" : "");
-		printf("        %llu signal%s, %s\n\n", (unsigned long long)e->val.count,
-		       e->val.count == 1 ? "" : "s",
-		       (size_t)k->sig_result < ARRAY_SIZE(sig_results) ?
-		       sig_results[k->sig_result] : "unknown result");
-		return;
-	}
-	print_waker("waker", k, f);
-	printf("    -                woke %s (%u/%u)\n", ESC(k->target_comm),
-	       k->target_pid, k->target_tid);
-	fmt_dur(a, sizeof(a), e->val.blocked_ns, DUR_CELL);
-	printf("        %llu wakeup%s", (unsigned long long)e->val.count,
-	       e->val.count == 1 ? "" : "s");
-	if (e->val.blocked_known == e->val.count)
-		printf(", after %s blocked in all\n", a);
-	else if (e->val.blocked_known)
-		printf(", %llu of them after %s blocked in all (the others had "
-		       "blocked before tracing began)\n",
-		       (unsigned long long)e->val.blocked_known, a);
-	else
-		printf(", ending sleeps that began before tracing did\n");
-	if (e->latency.count) {
-		fmt_dur(a, sizeof(a), hist_percentile(&e->latency, 0.50), DUR_CELL);
-		fmt_dur(b, sizeof(b), hist_percentile(&e->latency, 0.99), DUR_CELL);
-		fmt_dur(c, sizeof(c), e->latency.max, DUR_CELL);
-		printf("        ran after: p50 %s  p99 %s  max %s\n", a, b, c);
-	}
-	printf("\n");
+	signal_name(k->sig, sig, sizeof(sig));
+	emit_waker(o, "sender", k, f);
+	emit_str(o, "name", "    -                %s", sig);
+	emit_i64(o, "signal", " (%lld) to ", k->sig);
+	emit_target(o, "%s", k);
+	emit_flag(o, "group", ", process-wide", k->sig_group);
+	emit_u64(o, "count", "\n        %llu", e->val.count);
+	emit_text(o, " signal%s, ", e->val.count == 1 ? "" : "s");
+	emit_str(o, "result", known ? "%s\n\n" : "%s result\n\n",
+		 known ? sig_results[k->sig_result] : "unknown");
 }
 
-static void json_entry(struct json *j, const struct frames *f, const struct entry *e)
+static void emit_wakeup(struct emit *o, const struct frames *f, const struct entry *e)
 {
 	const struct wakers_key *k = &e->key;
 	const struct hist *h = &e->latency;
-	char sig[32];
+	char a[32], b[32], c[32];
 
-	json_obj_begin(j);
-	json_key(j, k->type == WK_SIGNAL ? "sender" : "waker");
-	json_obj_begin(j);
-	json_kv_str(j, "context", irqctx_name(k->ctx));
-	json_kv_str(j, "comm", k->ctx == WK_CTX_TASK ? k->waker_comm : f->label);
-	json_kv_u64(j, "pid", k->waker_pid);
-	json_kv_u64(j, "tid", k->waker_tid);
-	json_kv_i64(j, "irq", k->ctx == WK_CTX_TASK ? -1 : k->irq);
-	json_key(j, "irq_name");
-	if (f->sub[0])
-		json_str(j, f->sub);
+	emit_waker(o, "waker", k, f);
+	emit_target(o, "    -                woke %s", k);
+	emit_u64(o, "count", "\n        %llu", e->val.count);
+	emit_text(o, " wakeup%s", e->val.count == 1 ? "" : "s");
+	emit_u64(o, "blocked_us", NULL, e->val.blocked_ns / 1000);
+	emit_u64(o, "blocked_known", NULL, e->val.blocked_known);
+	fmt_dur(a, sizeof(a), e->val.blocked_ns, DUR_CELL);
+	if (e->val.blocked_known == e->val.count)
+		emit_text(o, ", after %s blocked in all\n", a);
+	else if (e->val.blocked_known)
+		emit_text(o, ", %llu of them after %s blocked in all (the others had "
+			  "blocked before tracing began)\n",
+			  (unsigned long long)e->val.blocked_known, a);
 	else
-		json_null(j);
-	json_obj_end(j);
-	json_key(j, "target");
-	json_obj_begin(j);
-	json_kv_str(j, "comm", k->target_comm);
-	json_kv_u64(j, "pid", k->target_pid);
-	json_kv_u64(j, "tid", k->target_tid);
-	json_obj_end(j);
-	json_kv_u64(j, "count", e->val.count);
-	if (k->type == WK_SIGNAL) {
-		signal_name(k->sig, sig, sizeof(sig));
-		json_kv_i64(j, "signal", k->sig);
-		json_kv_str(j, "name", sig);
-		json_kv_str(j, "result", (size_t)k->sig_result < ARRAY_SIZE(sig_results) ?
-			    sig_results[k->sig_result] : "unknown");
-		json_kv_bool(j, "group", k->sig_group);
-	} else {
-		json_kv_u64(j, "blocked_us", e->val.blocked_ns / 1000);
-		json_kv_u64(j, "blocked_known", e->val.blocked_known);
-		json_key(j, "latency");
-		json_obj_begin(j);
-		json_kv_u64(j, "count", h->count);
-		json_kv_u64(j, "sum_ns", h->sum);
-		json_kv_u64(j, "max_ns", h->max);
-		hist_json_percentiles(j, h);
-		json_obj_end(j);
+		emit_text(o, ", ending sleeps that began before tracing did\n");
+	if (emit_json(o)) {
+		json_key(o->j, "latency");
+		json_obj_begin(o->j);
+		json_kv_u64(o->j, "count", h->count);
+		json_kv_u64(o->j, "sum_ns", h->sum);
+		json_kv_u64(o->j, "max_ns", h->max);
+		hist_json_percentiles(o->j, h);
+		json_obj_end(o->j);
+	} else if (h->count) {
+		fmt_dur(a, sizeof(a), hist_percentile(h, 0.50), DUR_CELL);
+		fmt_dur(b, sizeof(b), hist_percentile(h, 0.99), DUR_CELL);
+		fmt_dur(c, sizeof(c), h->max, DUR_CELL);
+		emit_text(o, "        ran after: p50 %s  p99 %s  max %s\n", a, b, c);
 	}
-	stack_frames_json(j, &f->s);
-	json_obj_end(j);
+	emit_text(o, "\n");
+}
+
+/* One entry, as text or as a JSON object */
+static void print_one(struct emit *o, const struct frames *f, const struct entry *e)
+{
+	emit_obj_begin(o, NULL);
+	stack_frames_emit(o, &f->s, false);
+	if (e->key.type == WK_SIGNAL)
+		emit_signal(o, f, e);
+	else
+		emit_wakeup(o, f, e);
+	emit_obj_end(o);
 }
 
 static void json_tail(struct json *j, const struct wakeups *c, struct stacksym *sym,
@@ -603,6 +596,7 @@ static void report(struct wakers_bpf *skel, struct stackstore *st, struct stacks
 	__u32 ctx_src = skel->bss->ctx_source;
 	struct folded *fo = NULL;
 	bool in_signals = false;
+	struct emit o;
 	struct json j;
 
 	resolve_all(sym, st, c);
@@ -619,6 +613,7 @@ static void report(struct wakers_bpf *skel, struct stackstore *st, struct stacks
 		json_key(&j, "wakeups");
 		json_arr_begin(&j);
 	}
+	o = env.c.json ? emit_to_json(&j) : emit_to_text(stdout);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct entry *e = &c->e[i];
 		struct frames *f = e->f;
@@ -627,21 +622,13 @@ static void report(struct wakers_bpf *skel, struct stackstore *st, struct stacks
 			folded_entry(fo, f, e);
 			continue;
 		}
-		if (env.c.json) {
-			if (e->key.type == WK_SIGNAL && !in_signals) {
-				json_arr_end(&j);
-				json_key(&j, "signals");
-				json_arr_begin(&j);
-				in_signals = true;
-			}
-			json_entry(&j, f, e);
-		} else {
-			if (e->key.type == WK_SIGNAL && !in_signals) {
-				printf("Signals sent to the traced threads:\n\n");
-				in_signals = true;
-			}
-			print_plain(f, e);
+		if (e->key.type == WK_SIGNAL && !in_signals) {
+			emit_arr_end(&o);
+			emit_arr_begin(&o, "signals");
+			emit_text(&o, "Signals sent to the traced threads:\n\n");
+			in_signals = true;
 		}
+		print_one(&o, f, e);
 		if (ferror(stdout))
 			break;
 	}
