@@ -16,6 +16,7 @@ uint64_t boottime_ns(void);
 enum dur_style {
 	DUR_CELL,	/* a table's cell: "999ns", "1.5us", "2.1ms", "1.25s" */
 	DUR_TEXT,	/* in a sentence: "999 ns", "35 us", "2.1 ms", "1.25 s" */
+	DUR_PERIOD,	/* a period, three digits: "80 us", "7.99 ms", "250 ms", "1 s" */
 };
 
 /* ns as a duration in the unit that reads best (ns, us, ms, s) */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* How regularly something arrives (cadence.h) */
 #include "cadence.h"
+#include "clock.h"
 #include "vec.h"
 #include "xalloc.h"
 
@@ -63,29 +64,11 @@ bool cadence_get(const struct cadence *c, struct cadence_result *r)
 	return true;
 }
 
-/* ns in the unit that reads best, to three significant digits: "250 ms",
- * "4 ms", "1.25 s", "80 us" */
-static void fmt_period(char *buf, size_t size, uint64_t ns)
-{
-	static const struct {
-		uint64_t ns;
-		const char *name;
-	} units[] = { { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" }, { 1, "ns" } };
-	size_t u = 0;
-
-	while (u + 1 < sizeof(units) / sizeof(units[0]) && ns < units[u].ns)
-		u++;
-	/* 999.7 ms would read 1e+03 ms: 1 s */
-	if (u > 0 && (double)ns / (double)units[u].ns >= 999.5)
-		u--;
-	snprintf(buf, size, "%.3g %s", (double)ns / (double)units[u].ns, units[u].name);
-}
-
 void cadence_fmt(const struct cadence_result *r, char *buf, size_t size)
 {
 	char d[32];
 
-	fmt_period(d, sizeof(d), r->period_ns);
+	fmt_dur(d, sizeof(d), r->period_ns, DUR_PERIOD);
 	if (r->spread_pct < 0.5)
 		snprintf(buf, size, "every %s (\u00b1<1%%)", d);
 	else
