@@ -103,15 +103,17 @@ check_eq "compute: the thread-level verdict is silent" "$(json_get "$T/j3" "d['t
 check_eq "compute: the exit status follows the CPU-level checks" \
 	"$rc" "$(json_get "$T/j3" "0 if d['silent'] else 1")"
 check_eq "compute: the hot CPU is the thread's affinity" "$(json_get "$T/j3" "d['targets']['cpus']")" $CPU
-# The window is the one of the /proc/interrupts readings: the IPIs of the
-# attach and the detach (text patching) are outside it, and each tick
-# counts once (its hrtimer callbacks name it).  The bounds of
-# test_schedsilence's LOC/RES check: 2 more (an interrupt between a reading
-# and the window's clock), or up to 3% + 2 fewer (this kernel does not run
-# the irq_vectors tracepoints for every interrupt /proc counts: see
+# The window lies inside the two /proc/interrupts readings (the first
+# taken before its clock starts, the second after it ends): the IPIs of the
+# attach and the detach (text patching) are outside it, each tick counts
+# once (its hrtimer callbacks name it), and none is counted that /proc did
+# not count.  (The window once began before the first reading and ended
+# after the second: under load, 5 ticks more than /proc, and the CI run of
+# c252cda failed on 3.)  Up to 3% + 2 fewer: this kernel does not run the
+# irq_vectors tracepoints for every interrupt /proc counts (see
 # docs/schedsilence.md, Known limits).
 proc_delta() { json_get "$T/j3" "sum(r['delta'] for r in d['interrupts'] if r['irq'] == '$1')"; }
-near() { awk -v t="$1" -v p="$2" 'BEGIN { exit !(t != "" && p != "" && t <= p + 2 && p <= t * 1.03 + 2) }'; }
+near() { awk -v t="$1" -v p="$2" 'BEGIN { exit !(t != "" && p != "" && t <= p && p <= t * 1.03 + 2) }'; }
 resched=$(json_get "$T/j3" "len([e for e in d['events'] if e['what'] == 'ipi' and e['actor'] == 'reschedule'])")
 check "compute: reschedule IPIs as /proc's RES ($resched, $(proc_delta RES))" near "$resched" "$(proc_delta RES)"
 ticks=$(json_get "$T/j3" "sum(c['count'] for c in d['causes']['timers'] if c['cause'].startswith('local_timer'))")

@@ -375,6 +375,11 @@ int hotcheck_started(struct lifecycle *lc)
 	struct id_list t = { 0 };
 	int err = 0;
 
+	/* The window lies inside the two /proc/interrupts readings (this one
+	 * before it begins, the other after it ends), so an interrupt the
+	 * window holds is in their difference too: reading first, then the
+	 * clock, as schedsilence does */
+	tool.run.have_irqs = !irq_snap_read(&env.c.cpus, &tool.run.irq_before);
 	tool.run.window_start_ns = now_ns();
 	/* the syscalls ending from now on are counted in the kernel */
 	skel->bss->window_start_ns = tool.run.window_start_ns;
@@ -383,7 +388,6 @@ int hotcheck_started(struct lifecycle *lc)
 	for (size_t i = 0; i < env.c.cpus.n; i++)
 		steal_snap(&tool.stealr, env.c.cpus.cpus[i], tool.run.window_start_ns, &tool.steal0[i]);
 	tool.run.realtime_offset_ns = (int64_t)(realtime_ns() - now_ns());
-	tool.run.have_irqs = !irq_snap_read(&env.c.cpus, &tool.run.irq_before);
 	if (env.warmup > 0)
 		skel->bss->warmup_end_ns = now_ns() + (__u64)(env.warmup * 1e9);
 	perfev_fault_attr(&major, true, false);
@@ -428,10 +432,10 @@ void hotcheck_ready(struct lifecycle *lc, struct ready_line *r)
 
 void hotcheck_stopping(struct lifecycle *lc)
 {
-	if (tool.run.have_irqs)
-		tool.run.have_irqs = !irq_snap_read(&env.c.cpus, &tool.run.irq_after);
 	tool.run.window_end_ns = now_ns();
 	((struct hotcheck_bpf *)lc->skel)->bss->window_end_ns = tool.run.window_end_ns;
+	if (tool.run.have_irqs)
+		tool.run.have_irqs = !irq_snap_read(&env.c.cpus, &tool.run.irq_after);
 	for (size_t i = 0; tool.steal1 && i < env.c.cpus.n; i++)
 		steal_snap(&tool.stealr, env.c.cpus.cpus[i], 0, &tool.steal1[i]);
 }
