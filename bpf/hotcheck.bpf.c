@@ -574,7 +574,8 @@ STEAL_SNAP_PROGRAM()
 /* Another task than the hot threads on a hot CPU: each one's stay is
  * sent when it leaves */
 static __always_inline void cpu_switch(bool btf, struct task_struct *next, __u32 next_tid,
-				       __u32 next_tgid, bool next_hot, __u64 now)
+				       __u32 next_tgid, bool next_hot, bool prev_runnable,
+				       __u64 now)
 {
 	__u32 zero = 0;
 	struct cpu_task *ct = bpf_map_lookup_elem(&cpu_tasks, &zero);
@@ -587,7 +588,7 @@ static __always_inline void cpu_switch(bool btf, struct task_struct *next, __u32
 		if (r) {
 			r->dur = now - ct->ts;
 			r->actor_tid = ct->pid;
-			r->flags = ct->flags;
+			r->flags = ct->flags | (prev_runnable ? HCR_F_RUNNABLE : 0);
 			__builtin_memcpy(r->actor, ct->comm, sizeof(ct->comm));
 			rec_send(r);
 		}
@@ -620,7 +621,7 @@ static __always_inline int handle_switch(void *ctx, bool btf, bool preempt,
 	now = bpf_ktime_get_ns();
 	hc_steal(now);
 	if (hot_cpu)
-		cpu_switch(btf, next, next_tid, next_tgid, in, now);
+		cpu_switch(btf, next, next_tid, next_tgid, in, preempt || !state, now);
 	if (out)
 		hot_out(ctx, btf, preempt, prev, next, prev_tid, prev_tgid, state, now);
 	if (in)

@@ -39,6 +39,8 @@ enum hc_vector {
 #define HCR_F_NORETURN	0x4	/* syscall: exit, exit_group */
 #define HCR_F_COUNTED	0x8	/* syscall: counted in the kernel (map sys_agg), sent
 				 * for the timeline only */
+#define HCR_F_RUNNABLE	0x10	/* task: left the CPU runnable (preempted, or yielded):
+				 * its next stay resumes it, not a new arrival */
 
 struct hc_rec {
 	__u32 type;		/* enum hc_rec_type */

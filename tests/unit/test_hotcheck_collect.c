@@ -271,6 +271,59 @@ int main(void)
 	CHECK_U64(hc_timeline(&r)->events_not_kept, 7, "seven counted, not kept");
 	CHECK_U64(hc_timeline(&r)->complete_until_ns, 1030, "the timeline whole until the first not kept");
 	hc_run_free(&r);
+
+	/* Cadence: intruder 99 comes every 250 ms (at 1 s, 1.25 s, 1.5 s,
+	 * 1.75 s); at 1.25 s it is preempted after 1 ms and resumes at
+	 * 1.26 s, which is no arrival; at 1.75 s it comes under another name
+	 * (a cause of its own); softirq 9 twice only (no period) */
+	fresh(&r, &o, &cpus, "0-1", 0, 0);
+	for (int i = 0; i < 4; i++) {
+		x = intruder(1000000000ull + (__u64)i * 250000000, 1000000, 99,
+			     i == 3 ? "renamed" : "intruder");
+		if (i == 1)
+			x.flags |= HCR_F_RUNNABLE;
+		feed(&r, x);
+		if (i == 1) {
+			x = intruder(1260000000ull, 1000000, 99, "intruder");
+			feed(&r, x);
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		x = rec(HCR_SOFTIRQ, 2000000000ull + (__u64)i * 1000, 10, 9);
+		x.tid = 0;
+		feed(&r, x);
+	}
+	hc_collect_build(&r);
+	CHECK_U64(r.checks[HCK_INTRUDERS].count, 5, "five stays counted");
+	{
+		struct cadence_result p = { 0 };
+		const struct hc_cause *k = NULL;
+
+		for (size_t i = 0; i < r.causes[HCK_INTRUDERS].n; i++)
+			if (strstr(r.causes[HCK_INTRUDERS].v[i].cause, "intruder (tid 99)"))
+				k = &r.causes[HCK_INTRUDERS].v[i];
+		CHECK(k && cadence_get(&k->arrivals, &p), "the intruder has a period");
+		CHECK_U64(p.period_ns, 250000000, "every 250 ms: the resumption is no arrival");
+		CHECK_U64(p.intervals, 2, "three arrivals under its first name");
+		CHECK(r.causes[HCK_SOFTIRQS].n == 1 &&
+		      !cadence_get(&r.causes[HCK_SOFTIRQS].v[0].arrivals, &p),
+		      "two arrivals: no period");
+	}
+	{
+		char *out = NULL;
+		size_t len = 0;
+
+		f = open_memstream(&out, &len);
+		hc_report_table(&r, f);
+		fclose(f);
+		CHECK(strstr(out, "\ncadence (") != NULL, "the plain report has a cadence section");
+		CHECK(strstr(out, "cpu intruders         3  every 250 ms (\u00b1<1%)    "
+				  "intruder (tid 99)\n") != NULL, "the intruder's row: arrivals, "
+		      "period, cause");
+		CHECK(!strstr(out, "softirqs         2"), "no row without a period");
+		free(out);
+	}
+	hc_run_free(&r);
 	cpu_list_free(&cpus);
 	return unit_exit();
 }

@@ -8,8 +8,9 @@
  *   updates the book, releases it.  A request's latency is the time from
  *   when it was due to when it was served; every one is recorded.
  * - "diag_stats", pinned to STATS_CPU (-1: no such thread), wakes every
- *   500 ms and computes statistics for 2 ms of CPU: on HOT_CPU it is an
- *   intruder that takes the CPU from diag_hot twice a second.
+ *   500 ms (on the clock, from the go) and computes statistics for 2 ms
+ *   of CPU: on HOT_CPU it is an intruder that takes the CPU from diag_hot
+ *   twice a second.
  * - "diag_flusher", on another CPU, journals the book every second (a
  *   quarter period out of phase with diag_stats, so that the two causes
  *   do not overlap).
@@ -51,6 +52,28 @@
 
 static int hot_cpu, other_cpu, stats_cpu, flush_mode;
 static atomic_int stop, hot_go, hot_done, hot_may_exit;
+/* diag_stats and diag_flusher wait for the go asleep, woken once by the
+ * main thread: polling for it (wl_wait_go: every few ms) would make
+ * diag_stats an intruder of another period before the run */
+static pthread_mutex_t go_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t go_cond = PTHREAD_COND_INITIALIZER;
+static int go;
+
+static void wait_go(void)
+{
+	pthread_mutex_lock(&go_lock);
+	while (!go)
+		pthread_cond_wait(&go_cond, &go_lock);
+	pthread_mutex_unlock(&go_lock);
+}
+
+static void release_go(void)
+{
+	pthread_mutex_lock(&go_lock);
+	go = 1;
+	pthread_cond_broadcast(&go_cond);
+	pthread_mutex_unlock(&go_lock);
+}
 static atomic_int hot_tid, stats_tid, flusher_tid;
 static uint32_t *lat_ns;		/* written by diag_hot only */
 static atomic_uint n_lat;
@@ -151,12 +174,21 @@ NOINLINE void stats_collect(void)
 
 static void *stats(void *arg)
 {
+	struct timespec next;
+
 	wl_pin(stats_cpu);
 	wl_name("diag_stats");
 	atomic_store(&stats_tid, (int)syscall(SYS_gettid));
-	wl_wait_go();
+	wait_go();
+	/* on a clock of its own: every STATS_EVERY_MS from the go, however
+	 * long the computation waited for the CPU (its period is known) */
+	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (!atomic_load(&stop)) {
-		WL_SLEEP_MS(STATS_EVERY_MS);
+		next.tv_nsec += STATS_EVERY_MS * 1000000L;
+		next.tv_sec += next.tv_nsec / 1000000000L;
+		next.tv_nsec %= 1000000000L;
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
+			;
 		stats_collect();
 	}
 	return NULL;
@@ -183,7 +215,7 @@ static void *flusher(void *arg)
 	wl_pin(other_cpu);
 	wl_name("diag_flusher");
 	atomic_store(&flusher_tid, (int)syscall(SYS_gettid));
-	wl_wait_go();
+	wait_go();
 	WL_SLEEP_MS(FLUSH_EVERY_MS / 4);	/* out of phase with diag_stats */
 	while (!atomic_load(&stop)) {
 		WL_SLEEP_MS(FLUSH_EVERY_MS);
@@ -299,6 +331,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	wl_wait_go();
 	atomic_store(&hot_go, 1);
+	release_go();
 	for (long t = 0; t < secs; t += window) {
 		unsigned to;
 

@@ -8,8 +8,8 @@
  * nanosleep(1 ms) from hc_block() (so K + B syscalls in all), then spins
  * again for good.  Everything those three functions need was touched
  * before (their code, the pages' mapping, the stack).  Prints "PID" and
- * then "TID" of hc_hot, once it spins.  The main thread exits when the
- * process is killed. */
+ * then "TID" of hc_hot, once it spins, and "done" once it has done all
+ * of it.  The main thread exits when the process is killed. */
 #include <stdatomic.h>
 #include "wl.h"
 
@@ -87,6 +87,12 @@ int main(int argc, char **argv)
 		pause();
 	wl_wait_go();
 	atomic_store(&go, 1);
+	/* "done", a third line, once hc_hot has made all its calls, faults
+	 * and blocks (it prints nothing itself: a write is a syscall) */
+	while (atomic_load(&go))
+		wl_delay_ms(10);
+	printf("done\n");
+	fflush(stdout);
 	for (;;)
 		pause();
 }

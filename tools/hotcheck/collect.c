@@ -86,13 +86,16 @@ static void identity_of(const struct hc_rec *rec, struct hc_rec *k)
 	case HCR_MIGRATE:
 		k->tid = 0;
 		break;
+	case HCR_TASK:
+		k->flags &= ~HCR_F_RUNNABLE;
+		break;
 	default:
 		break;
 	}
 }
 
-static void agg_add_n(struct hc_run *r, const struct hc_rec *key, uint64_t count,
-		      uint64_t dur, uint32_t tid)
+static struct hc_agg *agg_add_n(struct hc_run *r, const struct hc_rec *key, uint64_t count,
+				uint64_t dur, uint32_t tid)
 {
 	bool created;
 	struct hc_agg *a;
@@ -104,11 +107,24 @@ static void agg_add_n(struct hc_run *r, const struct hc_rec *key, uint64_t count
 		a->tid = tid;
 	a->count += count;
 	a->time_ns += dur;
+	return a;
 }
 
-static void agg_add(struct hc_run *r, const struct hc_rec *key, uint64_t dur, uint32_t tid)
+static struct hc_agg *agg_add(struct hc_run *r, const struct hc_rec *key, uint64_t dur,
+			      uint32_t tid)
 {
-	agg_add_n(r, key, 1, dur, tid);
+	return agg_add_n(r, key, 1, dur, tid);
+}
+
+/* A record of the CPUs' (rec, counted in a): when it came, for the
+ * cadence of its cause, unless it resumes a task preempted before */
+static void arrival(struct hc_run *r, struct hc_agg *a, const struct hc_rec *rec)
+{
+	if (rec->type < HCR_TASK)
+		return;
+	if (!a->resumes)
+		cadence_add(&a->arrivals, rec->ts, &r->arrivals_kept);
+	a->resumes = rec->type == HCR_TASK && (rec->flags & HCR_F_RUNNABLE);
 }
 
 void hc_sys_val_combine(void *dst, const void *src)
@@ -166,7 +182,7 @@ static void count_rec(struct hc_run *r, const struct hc_rec *rec)
 	struct hc_rec k;
 
 	identity_of(rec, &k);
-	agg_add(r, &k, rec->dur, rec->tid);
+	arrival(r, agg_add(r, &k, rec->dur, rec->tid), rec);
 }
 
 /* A tick of rec->cpu: the hrtimer callbacks pending on its CPU ran inside
@@ -211,7 +227,7 @@ static void tick_place(struct hc_run *r, const struct hc_rec *tick)
 		}
 	}
 	r->pending.n = keep;
-	agg_add(r, &k, tick->dur, 0);
+	arrival(r, agg_add(r, &k, tick->dur, 0), tick);
 }
 
 int hc_on_record(void *ctx, void *data, size_t size)
@@ -918,7 +934,7 @@ static void fold_add(struct build *b, enum hc_kind kind, bool waker, const char 
 static void build_one(const void *key, void *val, void *arg)
 {
 	const struct hc_rec *k = key;
-	const struct hc_agg *a = val;
+	struct hc_agg *a = val;
 	struct build *b = arg;
 	struct hc_run *r = b->r;
 	enum hc_check_id c = check_of(k);
@@ -941,6 +957,9 @@ static void build_one(const void *key, void *val, void *arg)
 		cause->tid = a->tid;
 		cause->pid = k->pid;
 	}
+	/* identities that read as one cause (a task's comm and flags, a tick's
+	 * callbacks) arrive as one */
+	cadence_take(&cause->arrivals, &a->arrivals);
 	if (k->type == HCR_SYSCALL) {
 		struct hc_syscall_hist *s = NULL;
 
@@ -1097,15 +1116,27 @@ const struct hc_timeline *hc_timeline(const struct hc_run *r)
 	return &r->tl;
 }
 
+static void agg_free(const void *key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	cadence_free(&((struct hc_agg *)val)->arrivals);
+}
+
 void hc_run_free(struct hc_run *r)
 {
+	if (r->agg)
+		hashmap_each(r->agg, agg_free, NULL);
 	hashmap_free(r->agg);
 	free(r->kept.v);
 	free(r->pending.v);
 	free(r->tl.ev);
 	free(r->tl.folds);
-	for (int c = 0; c < HCK_N; c++)
+	for (int c = 0; c < HCK_N; c++) {
+		for (size_t i = 0; i < r->causes[c].n; i++)
+			cadence_free(&r->causes[c].v[i].arrivals);
 		free(r->causes[c].v);
+	}
 	free(r->sys.v);
 	free(r->stolen);
 	free(r->steal_steps.v);

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "cadence.h"
 #include "cpulist.h"
 #include "hist.h"
 #include "losses.h"
@@ -42,12 +43,17 @@ struct hc_cause {
 	bool kthread;		/* a task cause: a kernel thread */
 	uint32_t tid;		/* thread-level causes: the first hot thread seen */
 	uint32_t pid;		/* its process */
+	struct cadence arrivals;	/* the CPUs' causes: when each came (a task's
+					 * stay after a preemption resumes it) */
 };
 
 /* The events of one identity, summed as they come */
 struct hc_agg {
 	uint64_t count, time_ns;
 	uint32_t tid;		/* the first hot thread seen with it */
+	struct cadence arrivals;	/* the CPUs' records (into the cause's) */
+	bool resumes;		/* a task that left runnable: its next stay is
+				 * not an arrival */
 };
 
 #define HC_TIMELINE_DEFAULT 10000	/* events kept for the timeline: the first
@@ -126,6 +132,8 @@ struct hc_run {
 	uint64_t bad_records;		/* of a size or type not known: counted */
 	uint64_t outside_window;	/* records of the attach or the detach:
 					 * before or after the window, not counted */
+	size_t arrivals_kept;		/* of every cause's cadence: at most
+					 * CADENCE_BUDGET */
 
 	/* filled by hc_collect_build() */
 	struct hc_timeline tl;

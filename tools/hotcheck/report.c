@@ -102,6 +102,43 @@ static void stack_print(FILE *f, const char *label, const char *stack)
 			"", "", n - STACK_LINES);
 }
 
+/* The CPUs' checks, whose causes come and go: how regularly each came */
+static bool check_has_cadence(int c)
+{
+	return c >= HCK_INTRUDERS && c != HCK_ISOLATION;
+}
+
+/* The causes that came CADENCE_MIN times or more, with their period */
+static void print_cadence(const struct hc_run *r, FILE *f)
+{
+	bool head = false;
+	char text[96];
+
+	for (int c = 0; c < HCK_N; c++) {
+		for (size_t i = 0; check_has_cadence(c) && !r->checks[c].skipped &&
+				   i < r->causes[c].n; i++) {
+			const struct hc_cause *k = &r->causes[c].v[i];
+			struct cadence_result p;
+			size_t w;
+
+			if (!cadence_get(&k->arrivals, &p))
+				continue;
+			if (!head)
+				fprintf(f, "\ncadence (the median time between arrivals, and how far "
+					"they stray from it):\n  %-14s %8s  %-22s %s\n", "CHECK",
+					"ARRIVALS", "PERIOD", "CAUSE");
+			head = true;
+			cadence_fmt(&p, text, sizeof(text));
+			if (p.partial)	/* past CADENCE_KEEP or CADENCE_BUDGET */
+				strncat(text, " (from the first arrivals)",
+					sizeof(text) - strlen(text) - 1);
+			w = esc_width(text);
+			fprintf(f, "  %-14s %8zu  %s%*s %s\n", hc_check_names[c], p.intervals + 1,
+				text, w < 22 ? (int)(22 - w) : 0, "", k->cause);
+		}
+	}
+}
+
 int hc_report_table(const struct hc_run *r, FILE *f)
 {
 	char cpus[256], t[32];
@@ -138,6 +175,7 @@ int hc_report_table(const struct hc_run *r, FILE *f)
 		fprintf(f, "\ntimeline: the first %zu events of %llu kept (-j, -o, --correlate); "
 			"%llu more counted, not kept (--max-events)\n", r->kept.n,
 			(unsigned long long)r->events, (unsigned long long)r->not_kept);
+	print_cadence(r, f);
 	if (r->sys.n) {
 		fprintf(f, "\nsyscall latency (calls seen whole):\n");
 		for (size_t i = 0; i < r->sys.n; i++) {
@@ -229,6 +267,8 @@ static void json_causes(struct json *j, const struct hc_run *r)
 			json_kv_str(j, "stack", k->stack);
 			if (c == HCK_BLOCKS)
 				json_kv_str(j, "waker_stack", k->waker_stack);
+			if (check_has_cadence(c))
+				cadence_json(j, &k->arrivals);
 			json_obj_end(j);
 		}
 		json_arr_end(j);

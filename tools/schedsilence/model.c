@@ -210,13 +210,8 @@ static size_t intrude(struct silence *s, size_t row, uint64_t ts, uint64_t dur)
 		r->last_ts = ts;
 	r->count++;
 	/* an arrival, unless it resumes a task after a preemption */
-	if (!r->left_runnable && s->arrivals_kept < SILENCE_ARRIVALS &&
-	    r->arrivals.n < CADENCE_KEEP) {
-		cadence_add(&r->arrivals, ts);
-		s->arrivals_kept++;
-	} else if (!r->left_runnable) {
-		r->arrivals.beyond++;	/* counted, not kept */
-	}
+	if (!r->left_runnable)
+		cadence_add(&r->arrivals, ts, &s->arrivals_kept);
 	r->left_runnable = false;
 	r->total_ns += dur;
 	if (dur > r->max_ns)

@@ -113,13 +113,9 @@ struct silence {
 	struct silence_cpu *cpus;
 	size_t ncpus;
 	uint64_t events_fed, events_ignored;
-	size_t arrivals_kept;	/* of every row's cadence, at most SILENCE_ARRIVALS */
+	size_t arrivals_kept;	/* of every row's cadence, at most CADENCE_BUDGET: a
+				 * long run on a busy CPU stays bounded */
 };
-
-/* Arrival times kept for the cadence of all rows together (8 bytes each):
- * a long run on a busy CPU stays bounded; a row that arrives after the
- * budget is spent counts its arrivals without keeping them */
-#define SILENCE_ARRIVALS (1u << 20)
 
 struct silence *silence_new(const struct silence_cfg *cfg);
 void silence_free(struct silence *s);

@@ -407,24 +407,6 @@ static void print_timeline(const struct report *rp)
 	}
 }
 
-/* "cadence": the period of the arrivals, null with fewer than CADENCE_MIN */
-static void json_cadence(struct json *j, const struct cadence *a)
-{
-	struct cadence_result c;
-
-	json_key(j, "cadence");
-	if (!cadence_get(a, &c)) {
-		json_null(j);
-		return;
-	}
-	json_obj_begin(j);
-	json_kv_u64(j, "period_ns", c.period_ns);
-	json_kv_double(j, "spread_pct", c.spread_pct);
-	json_kv_u64(j, "arrivals", c.intervals + 1);
-	json_kv_bool(j, "partial", c.partial);
-	json_obj_end(j);
-}
-
 static void json_row(struct json *j, const struct report *rp, const struct intruder *r)
 {
 	char fix[1024];
@@ -461,7 +443,7 @@ static void json_row(struct json *j, const struct report *rp, const struct intru
 	}
 	if (r->kind == SK_MIGRATION)
 		json_kv_u64(j, "from_cpu", r->from_cpu);
-	json_cadence(j, &r->arrivals);
+	cadence_json(j, &r->arrivals);
 	silence_fix(r, &rp->cfg, rp->s->cfg.cpus, fix, sizeof(fix));
 	json_kv_str(j, "fix", fix);
 	json_obj_end(j);

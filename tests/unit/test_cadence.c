@@ -3,6 +3,7 @@
  * text that says both */
 #include "unit.h"
 #include "cadence.h"
+#include "json.h"
 
 #define MS 1000000ULL
 
@@ -12,7 +13,7 @@ static bool of(const uint64_t *ts, size_t n, struct cadence_result *r)
 	bool ok;
 
 	for (size_t i = 0; i < n; i++)
-		cadence_add(&c, ts[i]);
+		cadence_add(&c, ts[i], NULL);
 	ok = cadence_get(&c, r);
 	cadence_free(&c);
 	return ok;
@@ -57,10 +58,60 @@ int main(void)
 	CHECK(!of(two, 2, &r), "two arrivals: no period");
 	CHECK(!of(same, 3, &r), "three arrivals at one instant: no period");
 	for (uint64_t i = 0; i < CADENCE_KEEP + 5; i++)
-		cadence_add(&c, i * 3);
+		cadence_add(&c, i * 3, NULL);
 	CHECK_U64(c.beyond, 5, "arrivals beyond the first CADENCE_KEEP counted, not kept");
 	CHECK(cadence_get(&c, &r) && r.partial && r.period_ns == 3, "a period from the kept ones, "
 	      "said to be partial");
 	cadence_free(&c);
+
+	/* the run's budget, shared by its series */
+	{
+		struct cadence a = { 0 }, b = { 0 };
+		size_t spent = CADENCE_BUDGET - 3;
+
+		CHECK(cadence_add(&a, 10, &spent) && cadence_add(&a, 20, &spent),
+		      "kept while the budget lasts");
+		CHECK(cadence_add(&b, 5, &spent), "by any series");
+		CHECK(!cadence_add(&b, 15, &spent) && !cadence_add(&a, 30, &spent),
+		      "then counted, not kept");
+		CHECK_U64(spent, CADENCE_BUDGET, "the budget spent, not passed");
+		CHECK(a.n == 2 && a.beyond == 1 && b.n == 1 && b.beyond == 1, "each series counts "
+		      "its own");
+		/* two series that read as one: 5, 10, 20 (and two not kept) */
+		cadence_take(&a, &b);
+		CHECK(a.n == 3 && a.beyond == 2 && !b.n && !b.ts && !b.beyond, "taken whole, the "
+		      "other left empty");
+		CHECK(cadence_get(&a, &r) && r.period_ns == 5 && r.partial, "one period of both: "
+		      "5 and 10 ms intervals, the lower middle");
+		cadence_take(&b, &a);
+		CHECK(b.n == 3 && b.beyond == 2 && !a.ts, "into an empty one: moved, not copied");
+		cadence_free(&a);
+		cadence_free(&b);
+	}
+	{
+		static const uint64_t ts[] = { 0, 250 * MS, 500 * MS, 750 * MS };
+		struct cadence k = { 0 };
+		struct json j;
+		char *out = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&out, &len);
+
+		json_init(&j, f);
+		json_obj_begin(&j);
+		cadence_json(&j, &k);
+		for (size_t i = 0; i < 4; i++)
+			cadence_add(&k, ts[i], NULL);
+		json_key(&j, "x");
+		json_obj_begin(&j);
+		cadence_json(&j, &k);
+		json_obj_end(&j);
+		json_obj_end(&j);
+		fclose(f);
+		CHECK_STR(out, "{\"cadence\":null,\"x\":{\"cadence\":{\"period_ns\":250000000,"
+			  "\"spread_pct\":0,\"arrivals\":4,\"partial\":false}}}",
+			  "JSON: null under CADENCE_MIN, else the period");
+		free(out);
+		cadence_free(&k);
+	}
 	return unit_exit();
 }

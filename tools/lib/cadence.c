@@ -2,6 +2,7 @@
 /* How regularly something arrives (cadence.h) */
 #include "cadence.h"
 #include "clock.h"
+#include "json.h"
 #include "vec.h"
 #include "xalloc.h"
 
@@ -9,14 +10,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-void cadence_add(struct cadence *c, uint64_t ts)
+bool cadence_add(struct cadence *c, uint64_t ts, size_t *spent)
 {
-	if (c->n >= CADENCE_KEEP) {
+	if (c->n >= CADENCE_KEEP || (spent && *spent >= CADENCE_BUDGET)) {
 		c->beyond++;
-		return;
+		return false;
 	}
 	array_reserve(c->ts, c->cap, c->n + 1);
 	c->ts[c->n++] = ts;
+	if (spent)
+		(*spent)++;
+	return true;
+}
+
+void cadence_take(struct cadence *dst, struct cadence *src)
+{
+	if (!dst->n) {
+		uint64_t beyond = dst->beyond;
+
+		free(dst->ts);
+		*dst = *src;
+		dst->beyond += beyond;
+	} else {
+		array_reserve(dst->ts, dst->cap, dst->n + src->n);
+		memcpy(dst->ts + dst->n, src->ts, src->n * sizeof(*src->ts));
+		dst->n += src->n;
+		dst->beyond += src->beyond;
+		free(src->ts);
+	}
+	*src = (struct cadence){ 0 };
 }
 
 static int u64_cmp(const void *a, const void *b)
@@ -73,6 +95,23 @@ void cadence_fmt(const struct cadence_result *r, char *buf, size_t size)
 		snprintf(buf, size, "every %s (\u00b1<1%%)", d);
 	else
 		snprintf(buf, size, "every %s (\u00b1%.0f%%)", d, r->spread_pct);
+}
+
+void cadence_json(struct json *j, const struct cadence *c)
+{
+	struct cadence_result r;
+
+	json_key(j, "cadence");
+	if (!cadence_get(c, &r)) {
+		json_null(j);
+		return;
+	}
+	json_obj_begin(j);
+	json_kv_u64(j, "period_ns", r.period_ns);
+	json_kv_double(j, "spread_pct", r.spread_pct);
+	json_kv_u64(j, "arrivals", r.intervals + 1);
+	json_kv_bool(j, "partial", r.partial);
+	json_obj_end(j);
 }
 
 void cadence_free(struct cadence *c)

@@ -13,6 +13,11 @@
 
 #define CADENCE_KEEP 65536	/* arrivals kept per series: the first ones */
 #define CADENCE_MIN 3		/* arrivals a period needs */
+/* Arrival times one run of a tool keeps, all its series together (8 bytes
+ * each: 8 MiB); the arrivals past it are counted, not kept */
+#define CADENCE_BUDGET (1u << 20)
+
+struct json;
 
 struct cadence {
 	uint64_t *ts;		/* arrival times, in the order given */
@@ -27,12 +32,22 @@ struct cadence_result {
 	bool partial;		/* from the first CADENCE_KEEP arrivals only */
 };
 
-void cadence_add(struct cadence *c, uint64_t ts);
+/* An arrival at ts: kept while c holds fewer than CADENCE_KEEP and the
+ * run's *spent (the arrivals all its series keep; NULL: not shared) is
+ * under CADENCE_BUDGET, else counted in c->beyond.  Returns whether it
+ * was kept. */
+bool cadence_add(struct cadence *c, uint64_t ts, size_t *spent);
+/* The arrivals of src into dst (several series that read as one), src
+ * left empty; nothing is copied when dst is empty */
+void cadence_take(struct cadence *dst, struct cadence *src);
 /* The period of c's arrivals (in any order); false with fewer than
  * CADENCE_MIN of them, or when they all came at one instant */
 bool cadence_get(const struct cadence *c, struct cadence_result *r);
 /* "every 250 ms (±1%)"; the spread under 1% reads "±<1%" */
 void cadence_fmt(const struct cadence_result *r, char *buf, size_t size);
+/* The key "cadence": {"period_ns", "spread_pct", "arrivals", "partial"},
+ * or null with fewer than CADENCE_MIN arrivals */
+void cadence_json(struct json *j, const struct cadence *c);
 void cadence_free(struct cadence *c);
 
 #endif
