@@ -85,7 +85,7 @@ static const char doc[] =
 "    hotcheck -t 4242 --correlate slow.txt   # explain the slow requests\n"
 "    hotcheck -t 4242 -d 10 -j > before.json # a verdict, before a fix\n"
 "    hotcheck -t 4242 -d 10 --baseline before.json -o ev  # after; bundle\n"
-"    hotcheck -t 4242 -d 10 --trace hc.json  # and a timeline for Perfetto's UI\n";
+"    hotcheck -t 4242 -d 10 --trace hc.json  # and a timeline for Perfetto\n";
 
 static const struct argp_option options[] = {
 	OPTS_TID,

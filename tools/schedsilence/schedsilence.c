@@ -70,7 +70,7 @@ static const char doc[] =
 "    schedsilence -C 1 -d 10 --allow-comm bash  # bash may run there\n"
 "    schedsilence -C 0-1 -d 5 --timeline 20     # and the first 20 intrusions\n"
 "    schedsilence -C 1 -d 5 -j                  # JSON\n"
-"    schedsilence -C 1 -d 10 --trace ss.json    # and a timeline for Perfetto's UI\n";
+"    schedsilence -C 1 -d 10 --trace ss.json    # and a timeline for Perfetto\n";
 
 static const struct argp_option options[] = {
 	OPTS_CPU("The CPUs to watch (required)"),
