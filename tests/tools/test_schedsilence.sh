@@ -321,3 +321,5 @@ check_eq "trace: the clock and the realtime offset are stated" \
 check_nogrep "trace: nothing said when nothing was left out" 'trace' "$T/ec"
 check_rc "trace: a FILE that cannot be written exits 2" 2 "$SS" -C $CPU -d 1 --trace /nonexistent/t.json
 check_grep "trace: and is named" '^schedsilence: --trace: cannot write /nonexistent/t.json: No such file or directory$' "$T/rc.err"
+check_rc "trace: a FILE that takes no more (/dev/full) exits 2" 2 "$SS" -C $CPU -d 1 --trace /dev/full
+check_grep "trace: and is named, with the error" '^schedsilence: --trace: cannot write /dev/full: No space left on device$' "$T/rc.err"
