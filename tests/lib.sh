@@ -167,6 +167,31 @@ json_get() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
+# trace_get TRACE JSON EXPR: python3 expression over a --trace file and
+# the report of the same run (-j): t the trace, o its otherData, ev its
+# events but the metadata ("M"), d the report; thread[(pid, tid)] and
+# process[pid] the tracks' names, track(NAME) the (pid, tid) of the
+# thread track NAME (None unless exactly one), on(NAME) its events
+trace_get() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1])); d = json.load(open(sys.argv[2]))
+o = t['otherData']; ev = [e for e in t['traceEvents'] if e['ph'] != 'M']
+meta = [e for e in t['traceEvents'] if e['ph'] == 'M']
+thread = {(e['pid'], e['tid']): e['args']['name'] for e in meta if e['name'] == 'thread_name'}
+process = {e['pid']: e['args']['name'] for e in meta if e['name'] == 'process_name'}
+def track(name):
+    k = [k for k, v in thread.items() if v == name]
+    return k[0] if len(k) == 1 else None
+def on(name):
+    return [e for e in ev if (e['pid'], e['tid']) == track(name)]
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2] if v else None
+print(eval(sys.argv[3]))
+PY
+}
+
 # BPF objects of a tool left behind (programs whose name starts with it)
 bpf_prog_count() {
 	bpftool prog show 2>/dev/null | grep -c "$1" || true

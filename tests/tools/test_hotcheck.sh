@@ -41,7 +41,7 @@ row() {
 	json_get "$1" "' '.join(str(c[k]) for c in d['checks'] if c['check'] == '$2' for k in ('silent', 'count'))"
 }
 # 1. K syscalls, P faults, B blocks, each exactly, each at its function
-hc_run "$T/j1" "$T/e1" -d 6 --warmup 1 -j
+hc_run "$T/j1" "$T/e1" -d 6 --warmup 1 -j --trace "$T/t1"
 check_eq "work: exit 1 (CPU-level checks fail on this machine)" "$RUN_RC" 1
 check "work: JSON parses" json_ok "$T/j1"
 check_eq "work: no event lost" "$(json_get "$T/j1" "d['losses']['ringbuf_full'] + d['events_dropped']")" 0
@@ -79,6 +79,30 @@ check_eq "work: the checks schema" \
 	"$(json_get "$T/j1" "all(sorted(c) == ['check', 'count', 'fix', 'silent', 'time_ns', 'top_cause'] for c in d['checks']) and len(d['checks'])")" 12
 check_eq "work: the envelope" "$(json_get "$T/j1" "d['tool'] + ' ' + str('losses' in d and 'duration_s' in d)")" "hotcheck True"
 check_eq "work: the verdict follows the rows" "$(json_get "$T/j1" "d['silent'] == all(c['silent'] for c in d['checks'])")" True
+# --trace, the same run: the hot thread's track holds its K + B syscalls
+# and P faults as instants, its blocks as slices (each with its waker),
+# as many as the checks count; the CPU's track what ran there
+tq() { trace_get "$T/t1" "$T/j1" "$1"; }
+HOT="on('hc_hot ($HOT_TID)')"
+check "work: trace: the file is JSON" json_ok "$T/t1"
+check_eq "work: trace: the tracks: the hot thread's, the CPU's, in their processes" \
+	"$(tq "(process[track('hc_hot ($HOT_TID)')[0]], process[track('CPU $CPU')[0]])")" \
+	"('hotcheck: hot threads', 'hotcheck: hot CPUs')"
+check_eq "work: trace: K getppid instants on the hot thread's track" \
+	"$(tq "len([e for e in $HOT if e['ph'] == 'i' and e['name'] == 'getppid'])")" $K
+check_eq "work: trace: its syscall instants = the syscalls check (K + B)" \
+	"$(tq "len([e for e in $HOT if e['ph'] == 'i' and e['cat'] == 'syscall'])")" "$(row "$T/j1" syscalls | cut -d' ' -f2)"
+check_eq "work: trace: P fault instants" "$(tq "len([e for e in $HOT if e['ph'] == 'i' and e['cat'] == 'fault'])")" $P
+check_eq "work: trace: its block slices = the blocks check, each woken by the timer interrupt" \
+	"$(tq "len([e for e in $HOT if e['ph'] == 'X' and e['cat'] == 'block' and e['name'] == 'blocked: nanosleep' and e['args']['waker'] == '[hardirq]'])")" \
+	"$(json_get "$T/j1" "[c['count'] for c in d['checks'] if c['check'] == 'blocks'][0]")"
+check_eq "work: trace: the CPU's track holds the CPU's events of the report" \
+	"$(tq "len(on('CPU $CPU')) == len([e for e in d['events'] if e['kind'] in ('intruder', 'steal')]) > 0")" True
+check_eq "work: trace: every event within the window, no duration below 0" \
+	"$(tq "all(o['window_start_us'] <= e['ts'] and e['ts'] + e.get('dur', 0) <= o['window_end_us'] + 0.001 and e.get('dur', 0) >= 0 for e in ev)")" True
+check_eq "work: trace: kept and not kept, as the report's timeline" \
+	"$(tq "(o['events_kept'] == len(ev) == len(d['events']), o['events'] == d['timeline']['events'], o['events_not_kept'] == d['timeline']['not_kept'])")" \
+	"(True, True, True)"
 
 # 2. The table: one row per check, in the same order, the same counts
 hc_run "$T/t2" "$T/e2" -d 6 --warmup 1
@@ -126,6 +150,8 @@ check_bad_inputs "$HC" "" "-t 0" "-t 999999999" "-t abc" "-t 1 -C 9999" "-t 1 -C
 	"-t 1 --warmup -1" "-t 1 --warmup abc" "-t 1 -d 2 --warmup 3" "-t 1 -d 0"
 check_rc "a TID that does not exist exits 2" 2 "$HC" -t 4194300 -d 1
 check_grep "and is named" '4194300' "$T/rc.err"
+check_rc "a --trace FILE that cannot be written exits 2" 2 "$HC" -t $$ -d 1 --trace /nonexistent/t.json
+check_grep "and is named" '^hotcheck: --trace: cannot write /nonexistent/t.json: No such file or directory$' "$T/rc.err"
 check_no_btf "$HC" -t $$ -d 1
 
 # 5. --correlate on docs/diagnosis.md's workload: diag_latency with the
@@ -193,7 +219,7 @@ for l in open(sys.argv[1]):
 # requests FILE: the request lines of a late file
 requests() { grep -cv '^#' "$1"; }
 
-diag_run c1 $CPU 1 --correlate "$T/c1.late" -j -o "$T/b1" --pprof "$T/c1.pb.gz"
+diag_run c1 $CPU 1 --correlate "$T/c1.late" -j -o "$T/b1" --pprof "$T/c1.pb.gz" --trace "$T/c1.tr"
 cp "$T/c1.out" "$T/first.json"
 check_eq "correlate: exit 1 (the intruder and the lock found)" "$RUN_RC" 1
 check "correlate: JSON parses" json_ok "$T/c1.out"
@@ -250,6 +276,16 @@ check_eq "correlate: cadence on the CPUs' causes only, null under three arrivals
 	"$(json_get "$T/c1.out" "all(('cadence' in c) == (k in ('cpu intruders', 'irqs', 'softirqs', 'timers', 'ipis')) and ('cadence' not in c or c['count'] >= 3 or c['cadence'] is None) for k in d['causes'] for c in d['causes'][k])")" True
 check_eq "correlate: a request's interval is its latency before its timestamp" \
 	"$(json_get "$T/c1.out" "all(q['end_mono_ns'] == q['ts_ns'] and q['end_mono_ns'] - q['start_mono_ns'] == q['latency_ns'] for q in d['correlation']['slow_requests'])")" True
+# --trace, the same run: the slow requests on their track, as the
+# correlation has them; diag_stats' preemptions on diag_hot's track
+tq() { trace_get "$T/c1.tr" "$T/c1.out" "$1"; }
+check_eq "correlate: trace: a slice per request, its interval and state as the correlation's" \
+	"$(tq "sorted((e['args']['line'], round(e['ts'] * 1000), round(e['dur'] * 1000), e['args']['state']) for e in on('slow requests')) == sorted((q['line'], q['start_mono_ns'], q['end_mono_ns'] - q['start_mono_ns'], q['state']) for q in d['correlation']['slow_requests'])")" True
+check_eq "correlate: trace: an explained request is named by its cause" \
+	"$(tq "all(e['name'].endswith(': ' + e['args']['cause']) for e in on('slow requests') if e['args']['state'] == 'explained')")" True
+check_eq "correlate: trace: diag_stats' preemptions of diag_hot, as in the report" \
+	"$(tq "len([e for e in ev if e['cat'] == 'preempt' and e['name'] == 'preempted by diag_stats ($DSTATS)'])")" \
+	"$(json_get "$T/c1.out" "len([e for e in d['events'] if e['kind'] == 'preempt' and e['actor_tid'] == $DSTATS])")"
 
 # the bundle of the same run
 for f in report.json syscalls.folded faults.folded blocks.folded wakers.folded \

@@ -110,7 +110,8 @@ check_eq "not allowed: the spinner is listed" \
 	"$(json_get "$T/j3" "len([r for r in d['intruders'] if r['name']=='ss_spinner' and r['pid']==$SPIN_TID])")" 1
 
 # 4. --timeline: the first events, in time order, with wall-clock stamps
-run_ss "$T/j4" "$T/e4" -C $CPU -d 1 --allow-comm ss_spinner --timeline 5 -j
+#    (and --trace: it keeps every event, the timeline prints the first 5)
+run_ss "$T/j4" "$T/e4" -C $CPU -d 1 --allow-comm ss_spinner --timeline 5 -j --trace "$T/t4"
 check_eq "--timeline 5 keeps 5 events" "$(json_get "$T/j4" "len(d['timeline'])")" 5
 check_eq "the timeline is in time order" \
 	"$(json_get "$T/j4" "all(a['mono_ns'] <= b['mono_ns'] for a, b in zip(d['timeline'], d['timeline'][1:]))")" True
@@ -118,6 +119,9 @@ check_eq "the timeline starts in the window" \
 	"$(json_get "$T/j4" "d['timeline'][0]['mono_ns'] >= d['start_mono_ns']")" True
 check_grep "timeline entries carry a wall clock" '"wall":"20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z"' "$T/j4"
 check_eq "the rest is counted, not kept" "$(json_get "$T/j4" "d['timeline_not_kept'] > 0")" True
+check_eq "--trace keeps what --timeline does not print: 5 + not printed = kept + not kept" \
+	"$(json_get "$T/j4" "5 + d['timeline_not_kept']")" \
+	"$(json_get "$T/t4" "d['otherData']['events_kept'] + d['otherData']['events_not_kept']")"
 
 # 2b. One unit per duration column, chosen from the column's largest
 #     value: the header names it, the values are bare numbers, and the
@@ -272,7 +276,7 @@ check_nogrep "a closed pipe ends quietly" 'Broken pipe|write error|polling faile
 # Cadence: an intruder that wakes every 250 ms (8 times, after its
 # SIGUSR1 wakeup) reads as a period of 250 ms, within 2%, in JSON and in
 # the plain report
-N=8 PERIOD=250 run_ss "$T/jc" "$T/ec" -C $CPU -d 3 --allow-comm ss_spinner -j
+N=8 PERIOD=250 run_ss "$T/jc" "$T/ec" -C $CPU -d 3 --allow-comm ss_spinner -j --trace "$T/tc"
 cad() { json_get "$T/jc" "[r['cadence'] for r in d['intruders'] if r['kind']=='task' and r['name']=='ss_intruder'][0]$1"; }
 check "cadence: ss_intruder's period $(cad "['period_ns']") ns is 250 ms +-2%" \
 	awk -v p="$(cad "['period_ns']")" 'BEGIN { exit !(p != "" && p >= 245000000 && p <= 255000000) }'
@@ -285,3 +289,37 @@ N=8 PERIOD=250 run_ss "$T/pc" "$T/ec2" -C $CPU -d 3 --allow-comm ss_spinner
 p=$(awk '$2 == "task" && $3 == "ss_intruder" && / every / { for (i = 1; i < NF; i++) if ($i == "every") { print $(i + 1), $(i + 2); exit } }' "$T/pc")
 check "plain: the Cadence table says 'every ${p:-?}' for ss_intruder, 250 ms +-2%" \
 	awk -v v="${p% *}" -v u="${p#* }" 'BEGIN { exit !(u == "ms" && v >= 245 && v <= 255) }'
+
+# --trace (the same run as the cadence's): a Trace Event Format timeline,
+# a track for the watched CPU, a slice per intruding event; ss_intruder's
+# slices are its switch-ins counted in the report, their starts 250 ms
+# apart (the arrivals: not the resumptions after a preemption)
+check "trace: the file is JSON" json_ok "$T/tc"
+check "trace: -j still gives the report" json_ok "$T/jc"
+tq() { trace_get "$T/tc" "$T/jc" "$1"; }
+ROW="[r for r in d['intruders'] if r['kind'] == 'task' and r['name'] == 'ss_intruder'][0]"
+MINE="sorted((e for e in on('CPU $CPU') if e['ph'] == 'X' and (e['args']['kind'], e['args']['name'], e['args'].get('pid')) == ('task', 'ss_intruder', $ROW['pid'])), key=lambda e: e['ts'])"
+ARR="[e['ts'] for e in $MINE if not e['args']['resumed']]"
+check_eq "trace: the CPU's track is named, in the process of the watched CPUs" \
+	"$(tq "track('CPU $CPU') is not None and process[track('CPU $CPU')[0]]")" "schedsilence: watched CPUs"
+check_eq "trace: every event is on the watched CPU's track" \
+	"$(tq "all((e['pid'], e['tid']) == track('CPU $CPU') and e['args']['cpu'] == $CPU for e in ev)")" True
+check_eq "trace: ss_intruder's slices = its switch-ins in the report ($(tq "len($MINE)"))" \
+	"$(tq "len($MINE)")" "$(tq "$ROW['count']")"
+check_eq "trace: its arrivals = the report's (cadence)" "$(tq "len($ARR)")" "$(tq "$ROW['cadence']['arrivals']")"
+iv=$(tq "(lambda a: median([y - x for x, y in zip(a, a[1:])]))($ARR)")
+check "trace: the median interval between its arrivals, $iv us, is 250 ms +-2%" \
+	awk -v v="$iv" 'BEGIN { exit !(v != "None" && v >= 245000 && v <= 255000) }'
+check_eq "trace: every event within the window, no duration below 0" \
+	"$(tq "all(o['window_start_us'] <= e['ts'] and e['ts'] + e.get('dur', 0) <= o['window_end_us'] + 0.001 and e.get('dur', 0) >= 0 for e in ev)")" True
+check_eq "trace: kept = the events written = the report's intruding events; none not kept" \
+	"$(tq "(o['events_kept'] == len(ev) == sum(r['count'] for r in d['intruders']), o['events_not_kept'], o['keep_limit'])")" \
+	"(True, 0, 1048576)"
+check_eq "trace: the clock and the realtime offset are stated" \
+	"$(tq "(o['clock'], round(o['window_start_us'] * 1000) == d['start_mono_ns'], abs((o['realtime_offset_us'] + o['window_start_us']) / 1e6 - __import__('time').time()) < 600)")" \
+	"('CLOCK_MONOTONIC', True, True)"
+check_nogrep "trace: nothing said when nothing was left out" 'trace' "$T/ec"
+check_rc "trace: a FILE that cannot be written exits 2" 2 "$SS" -C $CPU -d 1 --trace /nonexistent/t.json
+check_grep "trace: and is named" '^schedsilence: --trace: cannot write /nonexistent/t.json: No such file or directory$' "$T/rc.err"
+check_rc "trace: a FILE that takes no more (/dev/full) exits 2" 2 "$SS" -C $CPU -d 1 --trace /dev/full
+check_grep "trace: and is named, with the error" '^schedsilence: --trace: cannot write /dev/full: No space left on device$' "$T/rc.err"

@@ -381,6 +381,56 @@ static void test_cadence(void)
 	silence_free(s);
 }
 
+/* --trace keeps more than --timeline prints (timeline_keep): the
+ * cadence's stream, every event kept; a resumption is marked; the kept
+ * are bounded by the larger of the two */
+static void test_timeline_keep(void)
+{
+	struct silence_cfg cfg = {
+		.cpus = &cpus, .allow_tids = &allow_tids, .allow_comms = comms,
+		.n_allow_comms = 1, .timeline_max = 2, .timeline_keep = 100,
+		.start_ts = 1000 * MS,
+	};
+	struct ss_event ev[16];
+	size_t n = 0, resumed = 0, periodic = 0;
+	struct silence *s;
+
+	for (int i = 0; i < 2; i++) {
+		uint64_t t = 1100 * MS + (uint64_t)i * 100 * MS;
+
+		ev[n++] = sw(t, 0, "swapper/3", 60, "periodic");
+		if (i == 1) {
+			ev[n++] = preempted(sw(t + 1 * MS, 60, "periodic", 70, "kworker/3:1"));
+			ev[n++] = sw(t + 2 * MS, 70, "kworker/3:1", 60, "periodic");
+		}
+		ev[n++] = sw(t + 3 * MS, 60, "periodic", 0, "swapper/3");
+	}
+	s = silence_new(&cfg);
+	feed(s, ev, n);
+	silence_finish(s, 2000 * MS);
+	silence_sort(s);
+	CHECK_U64(silence_timeline_cap(&s->cfg), 100, "kept: the larger of keep and max");
+	CHECK_U64(s->ntimeline, 4, "every intruding event kept: 3 switch-ins, the kworker's");
+	CHECK_U64(s->timeline_dropped, 0, "none dropped");
+	for (size_t i = 0; i < s->ntimeline; i++) {
+		if (strcmp(s->rows[s->timeline[i].row].name, "periodic"))
+			continue;
+		periodic++;
+		resumed += s->timeline[i].resumed;
+		if (s->timeline[i].resumed)
+			CHECK_U64(s->timeline[i].ts, 1202 * MS, "the resumption is the one at 1202 ms");
+	}
+	CHECK(periodic == 3 && resumed == 1, "periodic: 3 entries, 1 a resumption (%zu, %zu)",
+	      periodic, resumed);
+	silence_free(s);
+	cfg.timeline_keep = 0;
+	s = silence_new(&cfg);
+	feed(s, ev, n);
+	CHECK(s->ntimeline == 2 && s->timeline_dropped == 2,
+	      "without keep: timeline_max kept, the rest counted");
+	silence_free(s);
+}
+
 static const char interrupts[] =
 "            CPU0       CPU1       CPU2       CPU3       \n"
 "  24:          1          0          0        812  IO-APIC   5-edge      virtio0\n"
@@ -468,6 +518,7 @@ int main(void)
 	test_irq_waker();
 	test_lost_switch();
 	test_cadence();
+	test_timeline_keep();
 	test_tick_stop();
 	test_env();
 	cpu_list_free(&cpus);

@@ -755,7 +755,7 @@ void hc_correlation_print(FILE *f, const struct hc_correlation *c)
 	}
 }
 
-static const char *state_name(enum hc_req_state s)
+const char *hc_req_state_name(enum hc_req_state s)
 {
 	return s == HC_REQ_EXPLAINED ? "explained" : s == HC_REQ_OUTSIDE ? "outside_window"
 		: s == HC_REQ_TOO_LITTLE ? "too_little" : "no_event";
@@ -808,7 +808,7 @@ void hc_correlation_json(struct json *j, const struct hc_correlation *c)
 		}
 		json_kv_u64(j, "start_mono_ns", r->start_ns);
 		json_kv_u64(j, "end_mono_ns", r->end_ns);
-		json_kv_str(j, "state", state_name(r->state));
+		json_kv_str(j, "state", hc_req_state_name(r->state));
 		if (r->cause != HC_NO_CAUSE)
 			json_kv_str(j, "cause", c->causes[r->cause].name);
 		if (r->nearest)

@@ -107,6 +107,8 @@ struct hc_req_result {
 	uint32_t shown[HC_CORR_SHOW];	/* in ev[], in time order */
 };
 
+/* "explained", "no_event", "outside_window", "too_little" (the JSON's) */
+const char *hc_req_state_name(enum hc_req_state s);
 struct hc_correlation {
 	const struct hc_timeline *tl;
 	const struct hc_requests *rq;

@@ -31,6 +31,7 @@
 #include "collect.h"
 #include "evidence.h"
 #include "report.h"
+#include "trace.h"
 #include "hotcheck.h"
 #include "hotcheck.skel.h"
 #include "kfeat.h"
@@ -48,6 +49,7 @@ static struct env {
 	const char *baseline;		/* --baseline FILE */
 	const char *outdir;		/* -o DIR */
 	uint64_t max_events;		/* --max-events */
+	const char *trace;		/* --trace FILE */
 	bool unpinned;			/* the threads may run on every CPU */
 	char affinity[256];		/* then: those CPUs */
 } env = {
@@ -62,6 +64,7 @@ enum {
 	OPT_CLOCK,
 	OPT_BASELINE,
 	OPT_MAX_EVENTS,
+	OPT_TRACE,
 };
 
 static const char doc[] =
@@ -73,7 +76,7 @@ static const char doc[] =
 "\n"
 "USAGE: hotcheck -t TID[,TID...] | -p PID  [-C CPU] [-d SECS]\n"
 "                [--warmup SECS] [--correlate FILE [--clock mono|real]]\n"
-"                [--baseline FILE] [-o DIR] [--pprof FILE] [-j]\n"
+"                [--baseline FILE] [-o DIR] [--pprof FILE] [--trace FILE] [-j]\n"
 "\n"
 "EXAMPLES:\n"
 "    hotcheck -t 4242 -d 10               # thread 4242 and its CPU, for 10 s\n"
@@ -81,7 +84,8 @@ static const char doc[] =
 "    hotcheck -p 4200 -C 1 -d 5 -j        # every thread of 4200, CPU 1, JSON\n"
 "    hotcheck -t 4242 --correlate slow.txt   # explain the slow requests\n"
 "    hotcheck -t 4242 -d 10 -j > before.json # a verdict, before a fix\n"
-"    hotcheck -t 4242 -d 10 --baseline before.json -o ev  # after; bundle\n";
+"    hotcheck -t 4242 -d 10 --baseline before.json -o ev  # after; bundle\n"
+"    hotcheck -t 4242 -d 10 --trace hc.json  # and a timeline for Perfetto\n";
 
 static const struct argp_option options[] = {
 	OPTS_TID,
@@ -108,6 +112,9 @@ static const struct argp_option options[] = {
 	  "version): each check before and after, side by side", 0 },
 	{ "output", 'o', "DIR", 0, "Also write the evidence bundle into DIR, a new or empty "
 	  "directory: report.json, folded stacks, timeline.tsv, summary.txt", 0 },
+	{ "trace", OPT_TRACE, "FILE", 0, "Also write the timeline (the events kept) in the "
+	  "Trace Event Format (Perfetto's UI, chrome://tracing): a track per hot CPU and per "
+	  "hot thread, and --correlate's slow requests", 0 },
 	{ "pprof", OPT_PPROF, "FILE", 0, "Also write the blocks' stacks (off CPU) as a gzipped "
 	  "pprof profile to FILE ('-': stdout, instead of the report)", 0 },
 	OPTS_JSON,
@@ -145,6 +152,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'o':
 		env.outdir = arg;
+		break;
+	case OPT_TRACE:
+		env.trace = arg;
 		break;
 	case 'C':
 		env.cpus_given = true;
@@ -220,6 +230,7 @@ static struct hotcheck {
 	/* what the report adds to the verdict: --correlate, --baseline, -o,
 	 * --pprof (evidence.h) */
 	struct hc_evidence ev;
+	struct hc_trace trace;	/* --trace FILE (trace.h) */
 } tool;
 
 /* The ring buffer never wakes us (see the BPF side): read on a timer */
@@ -521,6 +532,7 @@ int hotcheck_collect(struct lifecycle *lc)
 void hotcheck_report(struct lifecycle *lc)
 {
 	hc_evidence_report(&tool.ev, &tool.run);
+	hc_trace_write(&tool.trace, &tool.run, tool.ev.have_corr ? &tool.ev.corr : NULL);
 }
 
 int hotcheck_finish(struct lifecycle *lc)
@@ -561,5 +573,6 @@ int main(int argc, char **argv)
 				 .correlate = env.correlate, .clock = env.clock,
 				 .clock_given = env.clock_given, .baseline = env.baseline,
 				 .pprof = env.s.pprof, .outdir = env.outdir, .c = &env.c });
+	hc_trace_open(&tool.trace, env.trace);
 	return lifecycle_run(&hotcheck_ops, &env.c, &tool);
 }

@@ -126,6 +126,12 @@ void json_double(struct json *j, double v)
 		fprintf(j->f, "%.6g", v);
 }
 
+void json_thousandths(struct json *j, uint64_t v)
+{
+	sep(j);
+	fprintf(j->f, "%" PRIu64 ".%03u", v / 1000, (unsigned)(v % 1000));
+}
+
 void json_bool(struct json *j, bool v)
 {
 	sep(j);

@@ -32,6 +32,9 @@ void json_i64(struct json *j, int64_t v);
 void json_double(struct json *j, double v);
 void json_bool(struct json *j, bool v);
 void json_null(struct json *j);
+/* v thousandths as a decimal number with three decimals: 1234567 ->
+ * 1234.567 (ns as microseconds, exactly) */
+void json_thousandths(struct json *j, uint64_t v);
 /* "0x..." string, for addresses */
 void json_hex(struct json *j, uint64_t v);
 /* Ends the document with a newline and flushes */

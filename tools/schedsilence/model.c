@@ -92,10 +92,8 @@ struct silence *silence_new(const struct silence_cfg *cfg)
 	s->cfg = *cfg;
 	s->ncpus = cfg->cpus ? cfg->cpus->n : 0;
 	s->cpus = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->cpus));
-	s->timeline = calloc(cfg->timeline_max ? cfg->timeline_max : 1,
-			     sizeof(*s->timeline));
 	s->row_of = hashmap_new(sizeof(struct row_key), sizeof(size_t));
-	if (!s->cpus || !s->timeline) {
+	if (!s->cpus) {
 		silence_free(s);
 		return NULL;
 	}
@@ -118,6 +116,11 @@ void silence_free(struct silence *s)
 	free(s->senders);
 	free(s->cpus);
 	free(s);
+}
+
+size_t silence_timeline_cap(const struct silence_cfg *cfg)
+{
+	return cfg->timeline_keep > cfg->timeline_max ? cfg->timeline_keep : cfg->timeline_max;
 }
 
 struct silence_cpu *silence_cpu_state(struct silence *s, uint32_t cpu)
@@ -203,6 +206,7 @@ static size_t row_get(struct silence *s, uint32_t cpu, enum silence_kind kind,
 static size_t intrude(struct silence *s, size_t row, uint64_t ts, uint64_t dur)
 {
 	struct intruder *r = &s->rows[row];
+	bool resumed = r->left_runnable;
 
 	if (!r->count || ts < r->first_ts)
 		r->first_ts = ts;
@@ -216,8 +220,9 @@ static size_t intrude(struct silence *s, size_t row, uint64_t ts, uint64_t dur)
 	r->total_ns += dur;
 	if (dur > r->max_ns)
 		r->max_ns = dur;
-	if (s->ntimeline < s->cfg.timeline_max) {
-		s->timeline[s->ntimeline] = (struct timeline_ev){ ts, dur, row };
+	if (s->ntimeline < silence_timeline_cap(&s->cfg)) {
+		array_reserve(s->timeline, s->timeline_cap, s->ntimeline + 1);
+		s->timeline[s->ntimeline] = (struct timeline_ev){ ts, dur, row, resumed };
 		return s->ntimeline++;
 	}
 	s->timeline_dropped++;

@@ -35,7 +35,10 @@ struct silence_cfg {
 	const struct id_list *allow_tids;	/* expected threads */
 	const char (*allow_comms)[SILENCE_COMM_LEN];
 	size_t n_allow_comms;
-	size_t timeline_max;			/* first N intruding events kept */
+	size_t timeline_max;			/* first N intruding events printed */
+	/* first N intruding events kept (--trace: SILENCE_TRACE_KEEP), the
+	 * printed ones among them; the timeline is timeline_max when less */
+	size_t timeline_keep;
 	/* The window, CLOCK_MONOTONIC ns: events before start_ts or after
 	 * end_ts are not counted (0: no bound) */
 	uint64_t start_ts, end_ts;
@@ -75,6 +78,7 @@ struct intruder {
 struct timeline_ev {
 	uint64_t ts, dur;
 	size_t row;		/* index into rows */
+	bool resumed;		/* a task's switch-in after a preemption: not an arrival */
 };
 
 /* IPIs sent to a watched CPU, by sender and call site */
@@ -106,8 +110,8 @@ struct silence {
 	size_t nrows, cap;
 	struct hashmap *row_of;	/* struct row_key -> row index (size_t) */
 	struct timeline_ev *timeline;
-	size_t ntimeline;
-	uint64_t timeline_dropped;	/* intruding events beyond timeline_max */
+	size_t ntimeline, timeline_cap;
+	uint64_t timeline_dropped;	/* intruding events not kept */
 	struct ipi_sender *senders;
 	size_t nsenders, senders_cap;
 	struct silence_cpu *cpus;
@@ -116,6 +120,12 @@ struct silence {
 	size_t arrivals_kept;	/* of every row's cadence, at most CADENCE_BUDGET: a
 				 * long run on a busy CPU stays bounded */
 };
+
+/* Intruding events kept for --trace (32 bytes each): the first ones */
+#define SILENCE_TRACE_KEEP (1u << 20)
+
+/* Events kept: the larger of timeline_max and timeline_keep */
+size_t silence_timeline_cap(const struct silence_cfg *cfg);
 
 struct silence *silence_new(const struct silence_cfg *cfg);
 void silence_free(struct silence *s);

@@ -379,6 +379,18 @@ static void print_config(const struct report *rp)
 		printf("Not traced (this kernel lacks the tracepoints): %s\n", rp->missing_tps);
 }
 
+/* The timeline printed: the first --timeline N of the events kept (more
+ * are kept for --trace) */
+static size_t timeline_shown(const struct silence *s)
+{
+	return s->ntimeline < s->cfg.timeline_max ? s->ntimeline : s->cfg.timeline_max;
+}
+
+static uint64_t timeline_not_shown(const struct silence *s)
+{
+	return s->timeline_dropped + (s->ntimeline - timeline_shown(s));
+}
+
 static void print_timeline(const struct report *rp)
 {
 	const struct silence *s = rp->s;
@@ -388,15 +400,15 @@ static void print_timeline(const struct report *rp)
 
 	if (!s->cfg.timeline_max)
 		return;
-	for (size_t i = 0; i < s->ntimeline; i++)
+	for (size_t i = 0; i < timeline_shown(s); i++)
 		longest = s->timeline[i].dur > longest ? s->timeline[i].dur : longest;
 	u = report_unit_for(longest);
 	snprintf(h_dur, sizeof(h_dur), "DURATION(%s)", u.name);
 	printf("\nTimeline (first %llu intruding events%s):\n  %-20s %-27s %-4s %-10s %-24s %12s\n",
 	       (unsigned long long)s->cfg.timeline_max,
-	       s->timeline_dropped ? ", more not kept" : "", "MONOTONIC(s)",
+	       timeline_not_shown(s) ? ", more not kept" : "", "MONOTONIC(s)",
 	       "WALL CLOCK (UTC)", "CPU", "KIND", "NAME", h_dur);
-	for (size_t i = 0; i < s->ntimeline; i++) {
+	for (size_t i = 0; i < timeline_shown(s); i++) {
 		const struct timeline_ev *t = &s->timeline[i];
 		const struct intruder *r = &s->rows[t->row];
 
@@ -407,11 +419,8 @@ static void print_timeline(const struct report *rp)
 	}
 }
 
-static void json_row(struct json *j, const struct report *rp, const struct intruder *r)
+void report_json_identity(struct json *j, const struct intruder *r)
 {
-	char fix[1024];
-
-	json_obj_begin(j);
 	json_kv_u64(j, "cpu", r->cpu);
 	json_kv_str(j, "kind", silence_kind_name(r->kind));
 	json_kv_str(j, "name", r->name);
@@ -425,6 +434,14 @@ static void json_row(struct json *j, const struct report *rp, const struct intru
 	} else if (r->kind == SK_WORKQUEUE || r->kind == SK_HRTIMER) {
 		json_kv_hex(j, "function_addr", r->addr);
 	}
+}
+
+void report_json_intruder(struct json *j, const struct report *rp, const struct intruder *r)
+{
+	char fix[1024];
+
+	json_obj_begin(j);
+	report_json_identity(j, r);
 	json_kv_u64(j, "count", r->count);
 	json_kv_u64(j, "total_ns", r->total_ns);
 	json_kv_u64(j, "max_ns", r->max_ns);
@@ -623,7 +640,7 @@ static void print_json(const struct report *rp)
 	json_arr_begin(&j);
 	for (size_t i = 0; i < s->nrows; i++)
 		if (s->rows[i].count)
-			json_row(&j, rp, &s->rows[i]);
+			report_json_intruder(&j, rp, &s->rows[i]);
 	json_arr_end(&j);
 	json_key(&j, "ipi_senders");
 	json_arr_begin(&j);
@@ -632,10 +649,10 @@ static void print_json(const struct report *rp)
 	json_arr_end(&j);
 	json_key(&j, "timeline");
 	json_arr_begin(&j);
-	for (size_t i = 0; i < s->ntimeline; i++)
+	for (size_t i = 0; i < timeline_shown(s); i++)
 		json_timeline_ev(&j, rp, &s->timeline[i]);
 	json_arr_end(&j);
-	json_kv_u64(&j, "timeline_not_kept", s->timeline_dropped);
+	json_kv_u64(&j, "timeline_not_kept", timeline_not_shown(s));
 	json_corroboration(&j, rp);
 	json_config(&j, rp);
 	envelope_losses(&j, rp->losses);

@@ -6,6 +6,7 @@
 #include <linux/types.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "json.h"
 #include "losses.h"
 #include "model.h"
 #include "sysenv.h"
@@ -49,6 +50,11 @@ void report_fmt_in(uint64_t ns, struct dur_unit u, char *buf, size_t size);
 void report_name_all(struct silence *s);
 /* Every watched CPU silent, nothing lost */
 bool report_all_silent(const struct report *rp);
+/* An intruder's identity, keys of the caller's object: cpu, kind, name,
+ * and by kind pid and kernel_thread, irq, vector or function_addr */
+void report_json_identity(struct json *j, const struct intruder *r);
+/* One entry of "intruders": its identity, counts, cadence and fix */
+void report_json_intruder(struct json *j, const struct report *rp, const struct intruder *r);
 /* The report as text, or with json as one JSON object */
 void report_print(const struct report *rp, bool json);
 

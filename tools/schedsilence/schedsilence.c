@@ -3,6 +3,7 @@
  * its fix.  Passive: it moves its own threads off the watched CPUs and
  * reads its ring buffer from elsewhere. */
 #include <argp.h>
+#include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "sysenv.h"
 #include "report.h"
 #include "export.h"
+#include "trace.h"
 #include "xalloc.h"
 #include "kfeat.h"
 #include "steal.h"
@@ -40,6 +42,7 @@ static struct env {
 	uint64_t ringbuf_kb;
 	struct exporter_opts metrics;	/* --metrics, --metrics-file */
 	unsigned metrics_top;		/* --metrics-top (0: SS_METRIC_NAMES) */
+	const char *trace;		/* --trace FILE, or NULL */
 } env = {
 	.ringbuf_kb = 16384,
 };
@@ -50,6 +53,7 @@ enum {
 	OPT_TIMELINE,
 	OPT_RINGBUF,
 	OPT_METRICS_TOP,
+	OPT_TRACE,
 };
 
 static const char doc[] =
@@ -57,7 +61,7 @@ static const char doc[] =
 "Exit status: 0 silent, 1 not silent, 2 bad input, 3 cannot trace.\n"
 "\n"
 "USAGE: schedsilence -C LIST [-d SECS] [--allow-tid TID,...]\n"
-"                    [--allow-comm NAME,...] [--timeline N] [-j]\n"
+"                    [--allow-comm NAME,...] [--timeline N] [-j] [--trace FILE]\n"
 "                    [--metrics ADDR:PORT] [--metrics-file PATH]\n"
 "                    [--metrics-interval SECS] [--metrics-top N]\n"
 "\n"
@@ -65,7 +69,8 @@ static const char doc[] =
 "    schedsilence -C 1 -d 10                    # is CPU 1 silent for 10 s?\n"
 "    schedsilence -C 1 -d 10 --allow-comm bash  # bash may run there\n"
 "    schedsilence -C 0-1 -d 5 --timeline 20     # and the first 20 intrusions\n"
-"    schedsilence -C 1 -d 5 -j                  # JSON\n";
+"    schedsilence -C 1 -d 5 -j                  # JSON\n"
+"    schedsilence -C 1 -d 10 --trace ss.json    # and a timeline for Perfetto\n";
 
 static const struct argp_option options[] = {
 	OPTS_CPU("The CPUs to watch (required)"),
@@ -76,6 +81,9 @@ static const struct argp_option options[] = {
 	  "(comma list, exact names of up to 15 bytes)", 0 },
 	{ "timeline", OPT_TIMELINE, "N", 0, "Print the first N intruding events with "
 	  "monotonic and wall-clock timestamps (default 0)", 0 },
+	{ "trace", OPT_TRACE, "FILE", 0, "Also write the intruding events as a timeline in "
+	  "the Trace Event Format (Perfetto's UI, chrome://tracing): a track per CPU, the "
+	  "first 1048576 events", 0 },
 	{ "ringbuf-kb", OPT_RINGBUF, "KB", 0, "Event ring buffer size (default 16384; "
 	  "rounded up to a power of 2)", 0 },
 	OPTS_JSON,
@@ -127,6 +135,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_RINGBUF:
 		env.ringbuf_kb = opt_u64("--ringbuf-kb", arg, 4, 1 << 20);
 		break;
+	case OPT_TRACE:
+		env.trace = arg;
+		break;
 	case OPT_METRICS_TOP:
 		env.metrics_top = (unsigned)opt_u64("--metrics-top", arg, 1, 1000);
 		break;
@@ -177,6 +188,7 @@ static const char *const loss_hints[LOSS_KINDS] = {
 /* schedsilence's state (passed to the lifecycle: lc->tool) */
 static struct schedsilence {
 	struct report rp;
+	struct tracefmt trace;	/* --trace FILE, opened with the options */
 	struct ss_export exp;	/* --metrics, --metrics-file */
 } tool;
 
@@ -233,6 +245,7 @@ int schedsilence_setup(struct lifecycle *lc)
 		.allow_comms = (const char (*)[SILENCE_COMM_LEN])env.allow_comms,
 		.n_allow_comms = env.n_allow_comms,
 		.timeline_max = env.timeline,
+		.timeline_keep = env.trace ? SILENCE_TRACE_KEEP : 0,
 	};
 	int err;
 
@@ -324,6 +337,8 @@ void schedsilence_report(struct lifecycle *lc)
 	for (int k = 0; k < LOSS_KINDS; k++)
 		tool.rp.total_losses += tool.rp.losses[k];
 	report_print(&tool.rp, env.c.json);
+	if (env.trace)
+		trace_write(&tool.rp, &tool.trace, env.trace);
 }
 
 int schedsilence_finish(struct lifecycle *lc)
@@ -355,5 +370,7 @@ int main(int argc, char **argv)
 		die_usage("--metrics-top needs --metrics or --metrics-file");
 	tool.exp.top = env.metrics_top ? env.metrics_top : SS_METRIC_NAMES;
 	tool.exp.e = exporter_open(&env.metrics);
+	if (env.trace && tracefmt_open(&tool.trace, env.trace))
+		die_usage("--trace: cannot write %s: %s", env.trace, strerror(errno));
 	return lifecycle_run(&schedsilence_ops, &env.c, &tool);
 }
