@@ -1,0 +1,86 @@
+# --svg FILE: the flame graph written beside the report, checked as
+# written (XML, frames, escaping) and in a browser (Debian's chromium
+# driven by puppeteer-core: scripts/deps.sh --test installs both).
+OC=$BIN/offcputime
+export WL_TMP=$T	# where evil_names writes its patched copy
+# the screenshot outlives $T: an artefact of the run
+ART=$BUILD/artefacts
+mkdir -p "$ART"
+
+# xml_ok FILE: FILE parses as XML
+xml_ok() {
+	python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$1" 2>"$T/xml.err"
+}
+
+# svg_get FILE EXPR: python3 expression over the frames f, a list of
+# (name, kind, value, depth) from the file's <g class="f"> elements
+svg_get() {
+	python3 - "$1" "$2" <<'EOF'
+import sys, xml.etree.ElementTree as E
+ns = '{http://www.w3.org/2000/svg}'
+d = E.parse(sys.argv[1]).getroot()
+f = []
+for g in d.iter(ns + 'g'):
+    if not (g.get('class') or '').startswith('f '):
+        continue
+    t = g.find(ns + 'title').text
+    f.append((t[:t.rindex(' (')], int(g.get('class').split()[1][1:]), int(g.get('data-v')), int(g.get('data-d'))))
+print(eval(sys.argv[2]))
+EOF
+}
+
+# 1. bad destinations: exit 2, named, before anything is attached
+check_bad_inputs "$OC" "--svg /nonexistent/dir/x.svg -d 1" "--svg '' -d 1" "--svg - -d 1"
+check_rc "an unwritable --svg exits 2" 2 "$OC" --svg /nonexistent/dir/x.svg -d 1
+check_grep "the unwritable --svg is named with the reason" \
+	'--svg: cannot write /nonexistent/dir/x.svg: No such file or directory' "$T/rc.err"
+
+# 2. 20 sleeps of 50 ms in offcpu_block_here (state S) while the main
+#    thread waits in pthread_join (S too): the folded report on stdout and
+#    the flame graph of the same entries.  Counts, not times: whatever the
+#    load, the widths are the folded values' shares.
+start_wl_held offcpu_blocker 20 50 0
+run_held "$T/f1" "$T/e1" "$OC" -p "$WL_PID" --state S -f --svg "$T/a.svg" -d 20
+check_eq "--svg with -f exits 0" "$RUN_RC" 0
+check_grep "the folded report is still printed" ';offcpu_block_here;.* [0-9]+$' "$T/f1"
+check "the SVG is well-formed XML" xml_ok "$T/a.svg"
+check_grep "the SVG is one self-contained file: its script inline" '<script type="text/javascript"><!\[CDATA\[' "$T/a.svg"
+check_nogrep "nothing is fetched from elsewhere" '(href|src)=|@import|url\(' "$T/a.svg"
+check_grep "the title names the tool, the target, the window" \
+	"<text id=\"title\"[^>]*>offcputime: off-CPU time of pid $WL_PID, [0-9.]+ s from [0-9-]+ [0-9:]+ UTC</text>" "$T/a.svg"
+total=$(awk '{ s += $NF } END { print s }' "$T/f1")
+check_eq "the root frame holds the folded total" "$(svg_get "$T/a.svg" "[v for n, k, v, d in f if d == 0]")" "[$total]"
+check_grep "the unit is said" "Total $total us" "$T/a.svg"
+here=$(folded_sum ';offcpu_block_here;' "$T/f1")
+check_eq "offcpu_block_here's frame holds its folded value" \
+	"$(svg_get "$T/a.svg" "sum(v for n, k, v, d in f if n == 'offcpu_block_here')")" "$here"
+check_eq "it is a user frame, its kernel frames kernel ones" \
+	"$(svg_get "$T/a.svg" "(sorted(set(k for n, k, v, d in f if n == 'offcpu_block_here')), 3 in set(k for n, k, v, d in f if n.startswith('hrtimer_nanosleep')))")" \
+	"([2], True)"
+check_eq "the threads are the frames above the root" \
+	"$(svg_get "$T/a.svg" "sorted(set(n for n, k, v, d in f if d == 1))")" "['ocpu_blocker', 'ocpu_main']"
+
+# 3. the same in Debian's chromium: widths, zoom, search, hover, no error
+node_dir=$ROOT/tests/browser
+if [ ! -x /usr/bin/chromium ] || [ ! -d "$node_dir/node_modules/puppeteer-core" ]; then
+	fail "the browser check needs chromium and puppeteer-core (scripts/deps.sh --test)"
+else
+	share=$(awk -v h="$here" -v t="$total" 'BEGIN { printf "%.6f", 100 * h / t }')
+	node "$node_dir/flamesvg.js" "$T/a.svg" offcpu_block_here "$share" "$ART/flamesvg-offcputime.png" \
+		>"$T/browser.out" 2>&1
+	cat "$T/browser.out"
+	check_grep "the browser check ran (a screenshot kept)" '^ok - .*no JavaScript error' "$T/browser.out"
+	check "the screenshot is a PNG" python3 -c \
+		'import sys; sys.exit(open(sys.argv[1], "rb").read(8) != b"\x89PNG\r\n\x1a\n")' "$ART/flamesvg-offcputime.png"
+fi
+
+# 4. hostile names: evil_names' comm and function hold ESC and a newline;
+#    in the SVG they are escaped (\xNN) and the file is still XML
+start_wl_held evil_names sleep 5 20	# prints "PID WORK_TID"
+run_held "$T/f4" "$T/e4" "$OC" -p "${WL_PID%% *}" --state S --svg "$T/evil.svg" -d 20
+check "with hostile names the SVG is well-formed XML" xml_ok "$T/evil.svg"
+check_grep "a hostile function name is escaped" '<title>evil\\x1b\[31m\\x0ablock \(' "$T/evil.svg"
+check_grep "a hostile comm is escaped" '<title>ev\\x1b\[31m\\x0awork \(' "$T/evil.svg"
+check_nogrep "no raw ESC byte in the SVG" $'\x1b' "$T/evil.svg"
+check_grep "the plain report is still printed" 'us in [0-9]+ interval' "$T/f4"
+
