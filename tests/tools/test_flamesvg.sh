@@ -84,3 +84,31 @@ check_grep "a hostile comm is escaped" '<title>ev\\x1b\[31m\\x0awork \(' "$T/evi
 check_nogrep "no raw ESC byte in the SVG" $'\x1b' "$T/evil.svg"
 check_grep "the plain report is still printed" 'us in [0-9]+ interval' "$T/f4"
 
+# 5. wakers: wakers_target wakes its target 200 times from
+#    wakers_poke_target; the graph holds the folded values (wakeups)
+wk_launch "$WL/wakers_target" futex 200
+run_released "$T/f5" "$T/e5" 'tracing wakeups' 'touch "$WK_GO"' \
+	"$BIN/wakers" -t "$WK_TID" -f --svg "$T/w.svg" -d 30
+wait_wl
+check_eq "wakers --svg with -f exits 0" "$RUN_RC" 0
+check "wakers: the SVG is well-formed XML" xml_ok "$T/w.svg"
+check_grep "wakers: the title names the tool, the target, the window" \
+	"<text id=\"title\"[^>]*>wakers: wakeups of tid $WK_TID, [0-9.]+ s from [0-9-]+ [0-9:]+ UTC</text>" "$T/w.svg"
+wtotal=$(awk '{ s += $NF } END { print s }' "$T/f5")
+check_grep "wakers: the total is the folded one, in wakeups" "Total $wtotal wakeups;" "$T/w.svg"
+check_eq "wakers: the root frame holds the folded total" "$(svg_get "$T/w.svg" "[v for n, k, v, d in f if d == 0]")" "[$wtotal]"
+check_eq "wakers: wakers_poke_target holds its folded wakeups, a user frame" \
+	"$(svg_get "$T/w.svg" "(sum(v for n, k, v, d in f if n == 'wakers_poke_target'), set(k for n, k, v, d in f if n == 'wakers_poke_target'))")" \
+	"($(folded_sum ';wakers_poke_target;' "$T/f5"), {2})"
+check_ge "wakers: the 200 wakeups are there" "$(folded_sum ';wakers_poke_target;' "$T/f5")" 200
+# --time: the widths are the microseconds blocked
+wk_launch "$WL/wakers_target" futex 20
+run_released "$T/f6" "$T/e6" 'tracing wakeups' 'touch "$WK_GO"' \
+	"$BIN/wakers" -t "$WK_TID" --time --svg "$T/wt.svg" -d 30
+wait_wl
+check_eq "wakers --time --svg (no -f) exits 0" "$RUN_RC" 0
+check_grep "wakers --time: the title says time blocked" \
+	">wakers: time blocked before the wakeups of tid $WK_TID, " "$T/wt.svg"
+check_grep "wakers --time: the unit is microseconds" ">Total [0-9]+ us;" "$T/wt.svg"
+check_grep "wakers --svg: the plain report is still printed" 'wakers_poke_target' "$T/f6"
+
