@@ -112,3 +112,22 @@ check_grep "wakers --time: the title says time blocked" \
 check_grep "wakers --time: the unit is microseconds" ">Total [0-9]+ us;" "$T/wt.svg"
 check_grep "wakers --svg: the plain report is still printed" 'wakers_poke_target' "$T/f6"
 
+# 6. pfwatch: pf_toucher touches 2000 fresh pages in pf_touch_fresh_pages
+#    (one fault each) once released; the graph holds the folded faults
+start_wl pf_toucher 2000
+run_released "$T/f7" "$T/e7" 'tracing page faults' release_usr1 \
+	"$BIN/pfwatch" -p "$WL_PID" -f --svg "$T/p.svg" -d 30
+wait_wl
+check_eq "pfwatch --svg with -f exits 0" "$RUN_RC" 0
+check "pfwatch: the SVG is well-formed XML" xml_ok "$T/p.svg"
+check_grep "pfwatch: the title names the tool, the target, the window" \
+	"<text id=\"title\"[^>]*>pfwatch: page faults of pid $WL_PID, [0-9.]+ s from [0-9-]+ [0-9:]+ UTC</text>" "$T/p.svg"
+ptotal=$(awk '{ s += $NF } END { print s }' "$T/f7")
+check_grep "pfwatch: the total is the folded one, in faults" "Total $ptotal faults;" "$T/p.svg"
+pf_here=$(folded_sum ';pf_touch_fresh_pages ' "$T/f7")
+check_ge "pfwatch: the 2000 faults are in the folded report" "$pf_here" 2000
+check_eq "pfwatch: pf_touch_fresh_pages holds its folded faults, a user frame" \
+	"$(svg_get "$T/p.svg" "(sum(v for n, k, v, d in f if n == 'pf_touch_fresh_pages'), set(k for n, k, v, d in f if n == 'pf_touch_fresh_pages'))")" \
+	"($pf_here, {2})"
+check_rc "pfwatch: an unwritable --svg exits 2" 2 "$BIN/pfwatch" --svg /nonexistent/dir/p.svg -d 1
+check_grep "pfwatch: the unwritable --svg is named" '--svg: cannot write /nonexistent/dir/p.svg' "$T/rc.err"
