@@ -131,3 +131,28 @@ check_eq "pfwatch: pf_touch_fresh_pages holds its folded faults, a user frame" \
 	"($pf_here, {2})"
 check_rc "pfwatch: an unwritable --svg exits 2" 2 "$BIN/pfwatch" --svg /nonexistent/dir/p.svg -d 1
 check_grep "pfwatch: the unwritable --svg is named" '--svg: cannot write /nonexistent/dir/p.svg' "$T/rc.err"
+
+# 7. syswatch --slower-than: syswatch_calls' caller makes 3 nanosleep
+#    calls of 20 ms from sw_slow_here once released (and 100 fast getppid);
+#    the graph's widths are the slow calls' latencies, as JSON gives them
+start_wl syswatch_calls 100 -1 0 3 20
+for i in $(seq 1 500); do
+	caller=$(grep -lx sw_caller /proc/"$WL_PID"/task/*/comm 2>/dev/null | head -1 | cut -d/ -f5)
+	[ -n "$caller" ] && break
+	sleep 0.01
+done
+run_released "$T/j8" "$T/e8" 'tracing syscalls' release_usr1 \
+	"$BIN/syswatch" -t "$caller" --slower-than 10000 -j --svg "$T/s.svg" -d 30
+wait_wl
+check_eq "syswatch --slower-than --svg -j exits 0" "$RUN_RC" 0
+check "syswatch: the JSON report is still printed" json_ok "$T/j8"
+check "syswatch: the SVG is well-formed XML" xml_ok "$T/s.svg"
+check_grep "syswatch: the title says what the widths are" \
+	"<text id=\"title\"[^>]*>syswatch: latency of the syscalls slower than 10000 us of tid $caller, [0-9.]+ s from " "$T/s.svg"
+slow_us=$(json_get "$T/j8" "sum(c['latency_ns'] // 1000 for c in d['slow_calls'])")
+check_eq "syswatch: the 3 slow calls are in the JSON" "$(json_get "$T/j8" "len(d['slow_calls'])")" 3
+check_eq "syswatch: the root, nanosleep (a kernel frame) and sw_slow_here (user) hold their latency" \
+	"$(svg_get "$T/s.svg" "([v for n, k, v, d in f if d == 0], [(k, v) for n, k, v, d in f if n in ('nanosleep', 'sw_slow_here')])")" \
+	"([$slow_us], [(2, $slow_us), (3, $slow_us)])"
+check_rc "syswatch: --svg without --slower-than exits 2" 2 "$BIN/syswatch" --svg "$T/x.svg" -d 1
+check_grep "syswatch: and says why" '--svg applies to --slower-than only' "$T/rc.err"
