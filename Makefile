@@ -141,7 +141,7 @@ test-asan: asan
 	$(Q)ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/build-asan/logs/asan \
 		UBSAN_OPTIONS=print_stacktrace=1:log_path=$(CURDIR)/build-asan/logs/ubsan \
 		SANITIZER_LOGS=$(CURDIR)/build-asan/logs \
-		SUITE_SKIP="test_install test_layout" \
+		SUITE_SKIP="test_install test_layout test_flamesvg" \
 		BUILD=$(CURDIR)/build-asan BIN=$(CURDIR)/build-asan/bin tests/run.sh
 
 # the tool a unit test belongs to: test_hitmtop_model -> hitmtop; none for

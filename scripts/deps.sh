@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev libdw-dev libiberty-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev python3 binutils elfutils"
 pkgs="$pkgs libjson-c-dev"	# hotcheck --baseline reads an earlier report with json-c
 kernels=""
+browser=""
 for opt in "$@"; do
 	case $opt in
 	--test)
@@ -23,6 +24,13 @@ for opt in "$@"; do
 		# redis-benchmark, Node (--perf-basic-prof), perf stat's software
 		# counters, libbpf-tools' syscount
 		pkgs="$pkgs redis-server redis-tools nodejs linux-perf libbpf-tools"
+		# the --svg flame graphs are checked in a browser: Debian's chromium,
+		# driven by puppeteer-core from npm (tests/browser/, no browser download)
+		pkgs="$pkgs chromium"
+		# npm comes with Debian's nodejs as a package of its own (and
+		# within other builds of node)
+		command -v npm >/dev/null || pkgs="$pkgs npm"
+		browser=1
 		;;
 	--kernels)
 		# QEMU boots Debian's kernels with a busybox initramfs
@@ -67,6 +75,11 @@ if [ -n "$missing" ]; then
 		systemctl disable --now prometheus.service >/dev/null 2>&1 || true
 		systemctl disable --now redis-server.service >/dev/null 2>&1 || true
 	fi
+fi
+if [ -n "$browser" ]; then
+	# the versions of tests/browser/package-lock.json, into
+	# tests/browser/node_modules (ignored by git)
+	npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
 fi
 if [ -n "$kernels" ]; then
 	# Debian's kernel packages, once: a second run finds them cached

@@ -260,12 +260,13 @@ while read -r ex; do
 	# pid/tid 1 stands for the workload; durations shortened to 1 s
 	ex=$(echo "$ex" | sed -E "s/ -([pt]) 1 / -\\1 $WL_PID /; s/ -d [0-9]+/ -d 1/")
 	rc=0
-	eval "$BIN/$ex" >"$T/ex.out" 2>&1 || rc=$?
+	# (in $T: an example may write a file, --svg's)
+	(cd "$T" && eval "$BIN/$ex") >"$T/ex.out" 2>&1 || rc=$?
 	ex_n=$((ex_n + 1))
 	case "$rc:$ex" in
 	0:*|1:*--check*) ;;
 	*) ex_ok=0; echo "#   '$ex' exit $rc"; head -3 "$T/ex.out" | sed 's/^/#   /' ;;
 	esac
 done < <(sed -n '/^EXAMPLES:/,/^$/p' "$T/h" | grep '^    syswatch' | sed 's/^    //; s/ *#.*//')
-check_eq "every one of the 8 EXAMPLES lines runs" "$ex_ok $ex_n" "1 8"
+check_eq "every one of the 9 EXAMPLES lines runs" "$ex_ok $ex_n" "1 9"
 kill "$WL_PID"; wait_wl

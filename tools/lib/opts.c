@@ -164,6 +164,9 @@ error_t stack_parse_opt(int key, char *arg, struct argp_state *state,
 	case OPT_PPROF:
 		s->pprof = arg;
 		break;
+	case OPT_SVG:
+		s->svg = arg;
+		break;
 	default:
 		return common_parse_opt(key, arg, state, o);
 	}

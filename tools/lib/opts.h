@@ -42,6 +42,7 @@ enum {
 	OPT_PPROF,
 	OPT_INLINE,
 	OPT_NO_PARAMS,
+	OPT_SVG,
 	OPT_BTF = 0x1020,
 	OPT_TOOL_BASE = 0x1100,
 };
@@ -59,6 +60,7 @@ struct stack_opts {
 	uint32_t stack_copy;	/* --stack-copy-size */
 	bool stack_copy_set;
 	const char *pprof;	/* --pprof PATH ("-": stdout), or NULL */
+	const char *svg;	/* --svg PATH, or NULL */
 };
 
 /* Handles the keys above, and the others with common_parse_opt(): a
@@ -81,6 +83,8 @@ void stack_opts_finish(const struct stack_opts *s);
 			  "built without /sys/kernel/btf/vmlinux", 0 }
 #define OPTS_PPROF { "pprof", OPT_PPROF, "FILE", 0, "Also write the stacks as a gzipped pprof profile " \
 			  "to FILE ('-': stdout, instead of the report)", 0 }
+#define OPTS_SVG { "svg", OPT_SVG, "FILE", 0, "Also write the stacks as an interactive " \
+			  "flame graph, one self-contained SVG file", 0 }
 /* --inline: every stack tool takes it the same way */
 #define OPTS_INLINE { "inline", OPT_INLINE, NULL, 0, "Show the functions inlined at each user " \
 			  "address as frames of their own (DWARF debug info; with --lines, each " \

@@ -3,6 +3,8 @@
 #include "escape.h"
 #include "vec.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 void sbuf_put(struct sbuf *b, const char *s, size_t n)
@@ -11,6 +13,24 @@ void sbuf_put(struct sbuf *b, const char *s, size_t n)
 	memcpy(b->p + b->n, s, n);
 	b->n += n;
 	b->p[b->n] = 0;
+}
+
+void sbuf_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap, again;
+	int n;
+
+	va_start(ap, fmt);
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n > 0) {
+		/* written in place, the NUL in the room array_reserve leaves */
+		array_reserve(b->p, b->cap, b->n + (size_t)n + 1);
+		vsnprintf(b->p + b->n, (size_t)n + 1, fmt, again);
+		b->n += (size_t)n;
+	}
+	va_end(again);
 }
 
 void sbuf_esc(struct sbuf *b, const char *s, bool semi)

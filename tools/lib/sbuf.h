@@ -14,6 +14,8 @@ struct sbuf {
 
 /* n bytes of s appended */
 void sbuf_put(struct sbuf *b, const char *s, size_t n);
+/* printf's output appended, whole */
+void sbuf_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* s escaped (escape.h) appended; with semi, a ';' is written ':' */
 void sbuf_esc(struct sbuf *b, const char *s, bool semi);
 

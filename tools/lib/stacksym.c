@@ -566,6 +566,11 @@ bool stacksym_inlined(const struct stacksym *s)
 	return s && s->inlined;
 }
 
+bool stacksym_unresolved(const struct stacksym *s, const char *name)
+{
+	return s && (name == s->unknown || hashmap_lookup(s->modonly, &name));
+}
+
 bool stacksym_dwarf_hint(const struct stacksym *s)
 {
 	return s->dwarf_hint;

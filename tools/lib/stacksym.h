@@ -130,6 +130,9 @@ const struct frame_loc *stacksym_intern_locs(struct stacksym *s, const struct fr
 /* Made with --inline (false for NULL) */
 bool stacksym_inlined(const struct stacksym *s);
 bool stacksym_dwarf_hint(const struct stacksym *s);
+/* name (as returned by s) names no function: "[unknown]", "[MODULE]"
+ * or "MODULE+0xADDR" */
+bool stacksym_unresolved(const struct stacksym *s, const char *name);
 /* A frame-pointer user stack (id ustack) of pid, n addresses, resolved:
  * counted once, for the note on stacks of one or two frames (s may be
  * NULL) */

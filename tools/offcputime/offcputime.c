@@ -19,6 +19,7 @@
 #include "emit.h"
 #include "stacks.h"
 #include "pprof.h"
+#include "flamesvg.h"
 #include "escape.h"
 #include "vec.h"
 #include "bpfmaps.h"
@@ -58,7 +59,8 @@ static const char doc[] =
 "Summarize off-CPU time by thread, user stack and kernel stack.\n"
 "\n"
 "USAGE: offcputime [-p PID | -t TID] [-u | -k] [-m MIN_US] [-M MAX_US]\n"
-"                  [--state MASK] [-f | -j] [--pprof FILE] [-d SECS | duration]\n"
+"                  [--state MASK] [-f | -j] [--pprof FILE] [--svg FILE]\n"
+"                  [-d SECS | duration]\n"
 "\n"
 "EXAMPLES:\n"
 "    offcputime                 # every thread, until Ctrl-C\n"
@@ -70,7 +72,8 @@ static const char doc[] =
 "    offcputime -f -d 10 > out.folded   # for flamegraph.pl\n"
 "    offcputime -j -d 5         # JSON\n"
 "    offcputime --dwarf -p 185  # whole user stacks without frame pointers\n"
-"    offcputime -d 10 --pprof off.pb.gz   # a pprof profile\n";
+"    offcputime -d 10 --pprof off.pb.gz   # a pprof profile\n"
+"    offcputime -p 185 -d 10 --svg off.svg # a flame graph, and the report\n";
 
 static const char args_doc[] = "[duration]";
 
@@ -89,6 +92,7 @@ static const struct argp_option options[] = {
 	OPTS_JSON,
 	OPTS_CHECK("Exit 1 if any off-CPU time was recorded"),
 	OPTS_PPROF,
+	OPTS_SVG,
 	{ "kernel-stacks-at", OPT_KSTACK_AT, "WHEN", 0, "Take kernel stacks at switch-in (default: only for the "
 	  "intervals counted) or at switch-out (every switch); the same frames either way", 0 },
 	OPTS_STACK_STORAGE,
@@ -368,6 +372,10 @@ static void pprof_entry(struct pprof *pp, const struct stack_frames *f,
 	pprof_add(pp, f, l, v, lb, pprof_task_labels(lb, e->key.tgid, e->key.tid, e->key.comm));
 }
 
+/* --svg: the flame graph, and where it goes (opened before the start);
+ * its widths are microseconds, as folded output's */
+static FILE *svg_out;
+
 /* One entry, as text or as a JSON object */
 static void print_one(struct emit *o, const struct stack_frames *f, const struct entry *e)
 {
@@ -450,6 +458,7 @@ static void report(struct stackstore *st, struct stacksym *sym,
 	struct stack_frames *f = xcalloc(1, sizeof(*f));
 	struct stack_locs *l = NULL;
 	struct pprof *pp = NULL;
+	struct flamesvg *svg = svg_out ? flamesvg_new() : NULL;
 	/* --pprof -: stdout is the profile's alone */
 	bool print = pprof_out != stdout;
 	struct json j;
@@ -457,10 +466,10 @@ static void report(struct stackstore *st, struct stacksym *sym,
 	merge_printed(sym, st, c);
 	if (c->n)	/* nothing recorded: c->e is NULL, which qsort may not be given */
 		qsort(c->e, c->n, sizeof(*c->e), entry_cmp);
-	if (pprof_out) {
+	if (pprof_out)
 		pp = pprof_run_new(pprof_types, 2);
+	if (pprof_out || svg)
 		l = xcalloc(1, sizeof(*l));
-	}
 	if (!print) {
 	} else if (env.c.folded) {
 		fo = folded_new();
@@ -476,14 +485,19 @@ static void report(struct stackstore *st, struct stacksym *sym,
 		resolve(sym, st, &c->e[i].key, c->e[i].dwarf, f, l);
 		if (pp)
 			pprof_entry(pp, f, l, &c->e[i]);
+		if (svg && c->e[i].total_ns >= 1000)
+			flamesvg_add_stack(svg, sym, c->e[i].key.comm, NULL, f, l,
+					   c->e[i].total_ns / 1000);
 		if (print)
 			print_entry(fo, &j, f, &c->e[i]);
 	}
 	if (pp) {
 		pprof_finish(pp, pprof_out);
 		pprof_free(pp);
-		free(l);
 	}
+	if (svg)
+		flamesvg_finish_run(svg, svg_out, "offcputime", "off-CPU time", "us", &env.c);
+	free(l);
 	if (fo) {
 		folded_print(fo, stdout);
 		folded_free(fo);
@@ -766,6 +780,8 @@ int main(int argc, char **argv)
 	stack_opts_finish(&env.s);
 	if (env.s.pprof)
 		pprof_out = pprof_open(env.s.pprof, &env.c);
+	if (env.s.svg)
+		svg_out = flamesvg_open(env.s.svg);
 	if (env.min_us > env.max_us)
 		die_usage("-m %llu is above -M %llu", (unsigned long long)env.min_us,
 			  (unsigned long long)env.max_us);

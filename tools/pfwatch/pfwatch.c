@@ -24,6 +24,7 @@
 #include "mapmem.h"
 #include "opts.h"
 #include "pprof.h"
+#include "flamesvg.h"
 #include "lifecycle.h"
 #include "stacks.h"
 #include "stackstore.h"
@@ -62,7 +63,8 @@ static const char doc[] =
 "Page faults by thread, user stack and mapping; with --check, the proof\n"
 "that a warmed-up process takes none.\n"
 "\n"
-"USAGE: pfwatch [-p PID | -t TID] [-d SECS] [--warmup SECS] [-f | -j] [--check] [--dwarf]\n"
+"USAGE: pfwatch [-p PID | -t TID] [-d SECS] [--warmup SECS] [-f | -j] [--check]\n"
+"               [--dwarf] [--pprof FILE] [--svg FILE]\n"
 "               [--metrics ADDR:PORT] [--metrics-file PATH]\n"
 "\n"
 "EXAMPLES:\n"
@@ -74,6 +76,7 @@ static const char doc[] =
 "    pfwatch -p 185 -f -d 10 > out.folded   # for flamegraph.pl\n"
 "    pfwatch -p 185 -j -d 5           # JSON\n"
 "    pfwatch -p 185 -d 10 --pprof pf.pb.gz   # a pprof profile\n"
+"    pfwatch -p 185 -d 10 --svg pf.svg       # a flame graph, and the report\n"
 "    pfwatch --dwarf -p 185 -f -d 5   # whole stacks, no frame pointers\n";
 
 static const struct argp_option options[] = {
@@ -95,6 +98,7 @@ static const struct argp_option options[] = {
 	OPTS_NO_PARAMS,
 	OPTS_LINES,
 	OPTS_PPROF,
+	OPTS_SVG,
 	OPTS_DWARF("user stacks"),
 	OPTS_STACK_COPY("fault"),
 	OPTS_METRICS,
@@ -426,6 +430,9 @@ int main(int argc, char **argv)
 	stack_opts_finish(&env.s);
 	if (env.s.pprof)
 		tool.r.pprof = pprof_open(env.s.pprof, &env.c);
+	if (env.s.svg)
+		tool.r.svg = flamesvg_open(env.s.svg);
+	tool.r.opts = &env.c;
 	tool.exp.e = exporter_open(&metrics);
 	return lifecycle_run(&pfwatch_ops, &env.c, &tool);
 }

@@ -10,6 +10,7 @@
 #include "lifecycle.h"
 #include "opts.h"
 #include "pprof.h"
+#include "flamesvg.h"
 #include "procfs.h"
 #include "run.h"
 #include "stacks.h"
@@ -327,6 +328,26 @@ static void pprof_faults(const struct report_in *r)
 	free(f);
 }
 
+/* --svg: the same faults as a flame graph (the frames and values of -f) */
+static void svg_faults(const struct report_in *r)
+{
+	const struct faults *c = r->c;
+	struct flamesvg *g = flamesvg_new();
+	struct stack_frames *f = xcalloc(1, sizeof(*f));
+	struct stack_locs *l = xcalloc(1, sizeof(*l));
+
+	for (size_t i = 0; i < c->n && !c->e[i].key.warmup; i++) {
+		const struct entry *e = &c->e[i];
+
+		resolve(r->sym, r->stacks, c->dw, &e->key, e->dwarf, f, l);
+		flamesvg_add_stack(g, r->sym, e->val.comm, NULL, f, l, e->val.major + e->val.minor);
+	}
+	flamesvg_finish_run(g, r->svg, "pfwatch", r->warmup > 0 ? "page faults after the warm-up" :
+			    "page faults", "faults", r->opts);
+	free(l);
+	free(f);
+}
+
 void report_faults(const struct report_in *r)
 {
 	struct faults *c = r->c;
@@ -341,6 +362,8 @@ void report_faults(const struct report_in *r)
 	collected_sort(c);
 	if (r->pprof)
 		pprof_faults(r);
+	if (r->svg)
+		svg_faults(r);
 	/* --pprof -: stdout is the profile's alone */
 	if (r->pprof == stdout) {
 		free(f);

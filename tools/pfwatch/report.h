@@ -9,6 +9,7 @@
 #include "losses.h"
 #include "pfwatch.h"
 
+struct common_opts;
 struct faults;
 struct stacksym;
 struct stackstore;
@@ -30,6 +31,8 @@ struct report_in {
 	double warmup;			/* --warmup */
 	bool folded, json;		/* -f, -j */
 	FILE *pprof;			/* --pprof: where the profile goes, or NULL */
+	FILE *svg;			/* --svg: where the flame graph goes, or NULL */
+	const struct common_opts *opts;	/* the target, for --svg's title */
 };
 
 /* Sorts r->c, names the mappings made late, prints the report */

@@ -4,6 +4,7 @@
 #include "clock.h"
 #include "dwunw.h"
 #include "escape.h"
+#include "flamesvg.h"
 #include "histogram.h"
 #include "output.h"
 #include "stacks.h"
@@ -55,10 +56,9 @@ void slow_call_frames(const struct slow_calls *s, const struct sw_event *e,
 	stack_frames_resolve(s->sym, s->stacks, &r, f);
 }
 
-static void print_slow(struct slow_calls *s, const struct sw_event *e, int dwarf_id,
-		       __u64 wall)
+static void print_slow(struct slow_calls *s, const struct sw_event *e,
+		       const struct stack_frames *fr, __u64 wall)
 {
-	struct stack_frames fr;
 	char tb[32], lb[24], nb[40];
 	time_t sec = wall / 1000000000ULL;
 	struct tm tm;
@@ -74,8 +74,7 @@ static void print_slow(struct slow_calls *s, const struct sw_event *e, int dwarf
 	printf("%s.%06llu %-8u %s %-20s %10s %lld\n", tb,
 	       (unsigned long long)(wall % 1000000000ULL / 1000), e->tid, ESC_COL(e->comm, 16),
 	       syscall_name_fmt(e->nr, nb, sizeof(nb)), lb, (long long)e->ret);
-	slow_call_frames(s, e, dwarf_id, &fr);
-	stack_frames_print(stdout, &fr, true);
+	stack_frames_print(stdout, fr, true);
 	fflush(stdout);
 }
 
@@ -99,16 +98,33 @@ static void cache_image(struct slow_calls *s, __u32 pid, __u64 exec_id)
 	}
 }
 
+/* --svg: the call as a stack of the flame graph, its latency (us) the
+ * value: the thread, its user frames, then the syscall (a kernel frame) */
+static void svg_call(struct slow_calls *s, const struct sw_event *e, struct stack_frames *fr)
+{
+	char nb[40];
+
+	fr->k[0] = syscall_name_fmt(e->nr, nb, sizeof(nb));
+	fr->kn = 1;
+	fr->klost = false;
+	flamesvg_add_stack(s->svg, s->sym, e->comm, NULL, fr, NULL, e->lat_ns / 1000);
+}
+
 /* One slow call, its stack where slow_call_frames() finds it */
 static int take_call(struct slow_calls *s, const struct sw_event *e, int dwarf_id)
 {
 	__u64 wall = e->ts + s->wall_offset;
+	bool print = !s->keep && !out_closed();
+	struct stack_frames fr;
 
 	s->nslow_all++;
-	if (!s->keep) {
-		if (!out_closed())
-			print_slow(s, e, dwarf_id, wall);
-	} else if (s->nslow < MAX_JSON_SLOW) {
+	if (print || s->svg)
+		slow_call_frames(s, e, dwarf_id, &fr);
+	if (print)
+		print_slow(s, e, &fr, wall);
+	if (s->svg)
+		svg_call(s, e, &fr);
+	if (s->keep && s->nslow < MAX_JSON_SLOW) {
 		struct slow *k;
 
 		cache_image(s, e->pid, e->exec_id);
@@ -165,5 +181,6 @@ void slow_calls_free(struct slow_calls *s)
 	dwunw_free(s->dw);
 	free(s->slow);
 	vec_free(&s->cached);
+	flamesvg_free(s->svg);
 	memset(s, 0, sizeof(*s));	/* freed again: nothing to free */
 }

@@ -18,6 +18,7 @@ struct ring_buffer;
 struct stacksym;
 struct stackstore;
 struct dwunw;
+struct flamesvg;
 
 /* A slow call kept for the JSON document */
 struct slow {
@@ -48,6 +49,7 @@ struct slow_calls {
 	bool draining;		/* after the stop: take every event left */
 	__u64 nslow_all;
 	bool header_done;	/* the plain header is out */
+	struct flamesvg *svg;	/* --svg: every slow call, else NULL */
 	VEC(struct cached_image) cached;
 };
 

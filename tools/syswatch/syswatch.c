@@ -11,6 +11,7 @@
 
 #include "bpfmaps.h"
 #include "dwunw.h"
+#include "flamesvg.h"
 #include "msg.h"
 #include "bpfload.h"
 #include "lifecycle.h"
@@ -44,8 +45,8 @@ static const char doc[] =
 "a thread makes none.\n"
 "\n"
 "USAGE: syswatch [-p PID | -t TID] [-d SECS] [--per-thread] [--syscall NAME,...]\n"
-"                [--errors] [--slower-than USEC [--dwarf]] [-j] [--check]\n"
-"                [--metrics ADDR:PORT] [--metrics-file PATH]\n"
+"                [--errors] [--slower-than USEC [--dwarf] [--svg FILE]]\n"
+"                [-j] [--check] [--metrics ADDR:PORT] [--metrics-file PATH]\n"
 "\n"
 "EXAMPLES:\n"
 "    syswatch -d 5                     # every process but syswatch, 5 seconds\n"
@@ -55,6 +56,7 @@ static const char doc[] =
 "    syswatch -p 1 --syscall read,write -d 5   # only these syscalls\n"
 "    syswatch -p 1 --errors -d 5       # only the calls that failed\n"
 "    syswatch -p 1 --slower-than 10000 -d 5    # also stream calls over 10 ms\n"
+"    syswatch -p 1 --slower-than 1000 --svg s.svg -d 5   # their flame graph\n"
 "    syswatch -p 1 -j -d 5             # JSON\n";
 
 static const struct argp_option options[] = {
@@ -81,6 +83,8 @@ static const struct argp_option options[] = {
 	{ "dwarf", OPT_DWARF, NULL, 0, "--slower-than: unwind user stacks with DWARF (.eh_frame) in "
 	  "user space: whole stacks for code built without frame pointers (costlier)", 0 },
 	OPTS_STACK_COPY("slow call"),
+	{ "svg", OPT_SVG, "FILE", 0, "--slower-than: also write the slow calls as an interactive "
+	  "flame graph (widths: their latency), one self-contained SVG file", 0 },
 	OPTS_METRICS,
 	OPTS_VERBOSE,
 	OPTS_BTF,
@@ -122,6 +126,9 @@ static const char *const loss_hints[LOSS_KINDS] = {
 };
 
 /* ---- the hooks ---- */
+
+/* --svg: where the slow calls' flame graph goes (opened before the start) */
+static FILE *svg_out;
 
 static struct syswatch {
 	struct calls c;
@@ -221,6 +228,8 @@ int syswatch_setup(struct lifecycle *lc)
 	if (err)
 		return err;
 	tool.slow.rb = lc->rb;
+	if (svg_out)
+		tool.slow.svg = flamesvg_new();
 	lc->run.poll = slow_calls_poll;
 	lc->run.ctx = &tool.slow;
 	lc->run.streaming = !env.c.json;	/* each call printed */
@@ -258,6 +267,14 @@ int syswatch_collect(struct lifecycle *lc)
 
 void syswatch_report(struct lifecycle *lc)
 {
+	if (tool.slow.svg) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "latency of the syscalls slower than %llu us",
+			 (unsigned long long)env.slower_us);
+		flamesvg_finish_run(tool.slow.svg, svg_out, "syswatch", what, "us", &env.c);
+		tool.slow.svg = NULL;
+	}
 	common_opts_target(&env.c, tool.sum.who, sizeof(tool.sum.who));
 	report_verdict(&tool.sum, &env, lc->end);
 	if (env.c.json) {
@@ -307,6 +324,10 @@ int main(int argc, char **argv)
 	stack_opts_finish(&env.s);
 	if (!env.slower_us && (env.s.dwarf || env.s.stack_storage || env.s.lines))
 		die_usage("--dwarf, --lines and --stack-storage-size apply to --slower-than only");
+	if (env.s.svg && !env.slower_us)
+		die_usage("--svg applies to --slower-than only");
+	if (env.s.svg)
+		svg_out = flamesvg_open(env.s.svg);
 	if (!env.s.stack_storage)
 		env.s.stack_storage = 16384;
 	tool.exp.e = exporter_open(&metrics);

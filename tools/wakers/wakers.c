@@ -24,6 +24,7 @@
 #include "histogram.h"
 #include "stacks.h"
 #include "pprof.h"
+#include "flamesvg.h"
 #include "xalloc.h"
 #include "escape.h"
 #include "vec.h"
@@ -62,7 +63,7 @@ static const char doc[] =
 "happened to be interrupted.\n"
 "\n"
 "USAGE: wakers [-p PID|-t TID] [-C CPUS] [-d SECS] [-f [--time]|-j] [--check] [--dwarf]\n"
-"              [--pprof FILE [--time]]\n"
+"              [--pprof FILE] [--svg FILE] [--time]\n"
 "\n"
 "EXAMPLES:\n"
 "    wakers -p 185              # who wakes process 185, until Ctrl-C\n"
@@ -73,7 +74,8 @@ static const char doc[] =
 "    wakers -t 188 -j -d 5      # JSON\n"
 "    wakers -t 188 --check -d 5 # exit 1 if thread 188 was woken at all\n"
 "    wakers --dwarf -p 185 -f -d 5   # whole stacks, no frame pointers\n"
-"    wakers -p 185 -d 10 --pprof w.pb.gz --time   # pprof, with time blocked\n";
+"    wakers -p 185 -d 10 --pprof w.pb.gz --time   # pprof, with time blocked\n"
+"    wakers -p 185 -d 10 --svg w.svg   # a flame graph, and the report\n";
 
 static const struct argp_option options[] = {
 	OPTS_PID,
@@ -82,11 +84,12 @@ static const struct argp_option options[] = {
 	OPTS_DURATION,
 	OPTS_FOLDED,
 	{ "time", OPT_TIME, NULL, 0, "With -f: the value is the microseconds the woken "
-	  "thread had been blocked, not the number of wakeups; with --pprof: a second "
-	  "sample type, blocked/nanoseconds", 0 },
+	  "thread had been blocked, not the number of wakeups (--svg: the widths too); "
+	  "with --pprof: a second sample type, blocked/nanoseconds", 0 },
 	OPTS_JSON,
 	OPTS_CHECK("Exit 1 if a traced thread was woken or signalled at all"),
 	OPTS_PPROF,
+	OPTS_SVG,
 	{ "no-signals", OPT_NO_SIGNALS, NULL, 0, "Do not trace signal_generate", 0 },
 	OPTS_STACK_STORAGE,
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0, "Room for N (waker, stacks, target) records between two "
@@ -383,7 +386,7 @@ static void resolve_all(struct stacksym *sym, struct stackstore *st, struct wake
 			msg_warn("out of memory");
 			exit(EXIT_UNSUPPORTED);
 		}
-		c->e[i].f->l = env.s.pprof ? xmalloc(sizeof(struct stack_locs)) : NULL;
+		c->e[i].f->l = env.s.pprof || env.s.svg ? xmalloc(sizeof(struct stack_locs)) : NULL;
 		resolve(sym, st, &c->e[i].key, c->e[i].dwarf, c->e[i].f);
 	}
 	if (c->n)	/* nothing recorded: c->e may be NULL, which qsort may not be given */
@@ -533,13 +536,22 @@ static void json_tail(struct json *j, const struct wakeups *c, struct stacksym *
 	envelope_end(j);
 }
 
+/* An entry's value in folded output and --svg: its wakeups (--time:
+ * microseconds blocked); 0 for a signal, which neither holds */
+static __u64 folded_value(const struct entry *e)
+{
+	if (e->key.type != WK_WAKEUP)
+		return 0;
+	return env.time ? e->val.blocked_ns / 1000 : e->val.count;
+}
+
 static void folded_entry(struct folded *fo, struct frames *f, const struct entry *e)
 {
-	__u64 v = env.time ? e->val.blocked_ns / 1000 : e->val.count;
+	__u64 v = folded_value(e);
 	const char *u[1];
 	char sub[140];
 
-	if (e->key.type != WK_WAKEUP || !v)
+	if (!v)
 		return;
 	if (e->key.ctx == WK_CTX_TASK) {
 		folded_add(fo, e->key.waker_comm, f->s.u, f->s.un, f->s.k, f->s.kn, v);
@@ -553,6 +565,35 @@ static void folded_entry(struct folded *fo, struct frames *f, const struct entry
 
 /* --pprof: where the profile goes (opened before the start) */
 static FILE *pprof_out;
+/* --svg: the same for the flame graph */
+static FILE *svg_out;
+
+/* The wakeups as a flame graph, the values and frames of folded output
+ * (an interrupt context: its label, then its name) */
+static void svg_report(const struct stacksym *sym, const struct wakeups *c)
+{
+	struct flamesvg *g = flamesvg_new();
+	char sub[140];
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct entry *e = &c->e[i];
+		const struct frames *f = e->f;
+		__u64 v = folded_value(e);
+
+		if (!v)
+			continue;
+		if (e->key.ctx == WK_CTX_TASK) {
+			flamesvg_add_stack(g, sym, e->key.waker_comm, NULL, &f->s, f->l, v);
+			continue;
+		}
+		sub[0] = 0;
+		if (f->sub[0])
+			snprintf(sub, sizeof(sub), "[%s]", f->sub);
+		flamesvg_add_stack(g, sym, irqctx_label(e->key.ctx), sub, &f->s, f->l, v);
+	}
+	flamesvg_finish_run(g, svg_out, "wakers", env.time ? "time blocked before the wakeups" :
+			    "wakeups", env.time ? "us" : "wakeups", &env.c);
+}
 
 static const char *const pprof_types[][2] = {
 	{ "wakeups", "count" },
@@ -602,6 +643,8 @@ static void report(struct wakers_bpf *skel, struct stackstore *st, struct stacks
 	resolve_all(sym, st, c);
 	if (pprof_out)
 		pprof_report(c);
+	if (svg_out)
+		svg_report(sym, c);
 	/* --pprof -: stdout is the profile's alone */
 	if (pprof_out == stdout)
 		return;
@@ -789,10 +832,12 @@ int main(int argc, char **argv)
 	static const struct argp argp = { options, parse_arg, NULL, doc, NULL, NULL, NULL };
 
 	lifecycle_options("wakers", &argp, argc, argv, &env.c);
-	if (env.time && !env.c.folded && !env.s.pprof)
-		die_usage("--time goes with -f/--folded or --pprof");
+	if (env.time && !env.c.folded && !env.s.pprof && !env.s.svg)
+		die_usage("--time goes with -f/--folded, --pprof or --svg");
 	stack_opts_finish(&env.s);
 	if (env.s.pprof)
 		pprof_out = pprof_open(env.s.pprof, &env.c);
+	if (env.s.svg)
+		svg_out = flamesvg_open(env.s.svg);
 	return lifecycle_run(&wakers_ops, &env.c, &tool);
 }

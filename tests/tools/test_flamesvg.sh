@@ -1,0 +1,158 @@
+# --svg FILE: the flame graph written beside the report, checked as
+# written (XML, frames, escaping) and in a browser (Debian's chromium
+# driven by puppeteer-core: scripts/deps.sh --test installs both).
+OC=$BIN/offcputime
+export WL_TMP=$T	# where evil_names writes its patched copy
+# the screenshot outlives $T: an artefact of the run
+ART=$BUILD/artefacts
+mkdir -p "$ART"
+
+# xml_ok FILE: FILE parses as XML
+xml_ok() {
+	python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$1" 2>"$T/xml.err"
+}
+
+# svg_get FILE EXPR: python3 expression over the frames f, a list of
+# (name, kind, value, depth) from the file's <g class="f"> elements
+svg_get() {
+	python3 - "$1" "$2" <<'EOF'
+import sys, xml.etree.ElementTree as E
+ns = '{http://www.w3.org/2000/svg}'
+d = E.parse(sys.argv[1]).getroot()
+f = []
+for g in d.iter(ns + 'g'):
+    if not (g.get('class') or '').startswith('f '):
+        continue
+    t = g.find(ns + 'title').text
+    f.append((t[:t.rindex(' (')], int(g.get('class').split()[1][1:]), int(g.get('data-v')), int(g.get('data-d'))))
+print(eval(sys.argv[2]))
+EOF
+}
+
+# 1. bad destinations: exit 2, named, before anything is attached
+check_bad_inputs "$OC" "--svg /nonexistent/dir/x.svg -d 1" "--svg '' -d 1" "--svg - -d 1"
+check_rc "an unwritable --svg exits 2" 2 "$OC" --svg /nonexistent/dir/x.svg -d 1
+check_grep "the unwritable --svg is named with the reason" \
+	'--svg: cannot write /nonexistent/dir/x.svg: No such file or directory' "$T/rc.err"
+
+# 2. 20 sleeps of 50 ms in offcpu_block_here (state S) while the main
+#    thread waits in pthread_join (S too): the folded report on stdout and
+#    the flame graph of the same entries.  Counts, not times: whatever the
+#    load, the widths are the folded values' shares.
+start_wl_held offcpu_blocker 20 50 0
+run_held "$T/f1" "$T/e1" "$OC" -p "$WL_PID" --state S -f --svg "$T/a.svg" -d 20
+check_eq "--svg with -f exits 0" "$RUN_RC" 0
+check_grep "the folded report is still printed" ';offcpu_block_here;.* [0-9]+$' "$T/f1"
+check "the SVG is well-formed XML" xml_ok "$T/a.svg"
+check_grep "the SVG is one self-contained file: its script inline" '<script type="text/javascript"><!\[CDATA\[' "$T/a.svg"
+check_nogrep "nothing is fetched from elsewhere" '(href|src)=|@import|url\(' "$T/a.svg"
+check_grep "the title names the tool, the target, the window" \
+	"<text id=\"title\"[^>]*>offcputime: off-CPU time of pid $WL_PID, [0-9.]+ s from [0-9-]+ [0-9:]+ UTC</text>" "$T/a.svg"
+total=$(awk '{ s += $NF } END { print s }' "$T/f1")
+check_eq "the root frame holds the folded total" "$(svg_get "$T/a.svg" "[v for n, k, v, d in f if d == 0]")" "[$total]"
+check_grep "the unit is said" "Total $total us" "$T/a.svg"
+here=$(folded_sum ';offcpu_block_here;' "$T/f1")
+check_eq "offcpu_block_here's frame holds its folded value" \
+	"$(svg_get "$T/a.svg" "sum(v for n, k, v, d in f if n == 'offcpu_block_here')")" "$here"
+check_eq "it is a user frame, its kernel frames kernel ones" \
+	"$(svg_get "$T/a.svg" "(sorted(set(k for n, k, v, d in f if n == 'offcpu_block_here')), 3 in set(k for n, k, v, d in f if n.startswith('hrtimer_nanosleep')))")" \
+	"([2], True)"
+check_eq "the threads are the frames above the root" \
+	"$(svg_get "$T/a.svg" "sorted(set(n for n, k, v, d in f if d == 1))")" "['ocpu_blocker', 'ocpu_main']"
+
+# 3. the same in Debian's chromium: widths, zoom, search, hover, no error
+node_dir=$ROOT/tests/browser
+if [ ! -x /usr/bin/chromium ] || [ ! -d "$node_dir/node_modules/puppeteer-core" ]; then
+	fail "the browser check needs chromium and puppeteer-core (scripts/deps.sh --test)"
+else
+	share=$(awk -v h="$here" -v t="$total" 'BEGIN { printf "%.6f", 100 * h / t }')
+	node "$node_dir/flamesvg.js" "$T/a.svg" offcpu_block_here "$share" "$ART/flamesvg-offcputime.png" \
+		>"$T/browser.out" 2>&1
+	cat "$T/browser.out"
+	check_grep "the browser check ran (a screenshot kept)" '^ok - .*no JavaScript error' "$T/browser.out"
+	check "the screenshot is a PNG" python3 -c \
+		'import sys; sys.exit(open(sys.argv[1], "rb").read(8) != b"\x89PNG\r\n\x1a\n")' "$ART/flamesvg-offcputime.png"
+fi
+
+# 4. hostile names: evil_names' comm and function hold ESC and a newline;
+#    in the SVG they are escaped (\xNN) and the file is still XML
+start_wl_held evil_names sleep 5 20	# prints "PID WORK_TID"
+run_held "$T/f4" "$T/e4" "$OC" -p "${WL_PID%% *}" --state S --svg "$T/evil.svg" -d 20
+check "with hostile names the SVG is well-formed XML" xml_ok "$T/evil.svg"
+check_grep "a hostile function name is escaped" '<title>evil\\x1b\[31m\\x0ablock \(' "$T/evil.svg"
+check_grep "a hostile comm is escaped" '<title>ev\\x1b\[31m\\x0awork \(' "$T/evil.svg"
+check_nogrep "no raw ESC byte in the SVG" $'\x1b' "$T/evil.svg"
+check_grep "the plain report is still printed" 'us in [0-9]+ interval' "$T/f4"
+
+# 5. wakers: wakers_target wakes its target 200 times from
+#    wakers_poke_target; the graph holds the folded values (wakeups)
+wk_launch "$WL/wakers_target" futex 200
+run_released "$T/f5" "$T/e5" 'tracing wakeups' 'touch "$WK_GO"' \
+	"$BIN/wakers" -t "$WK_TID" -f --svg "$T/w.svg" -d 30
+wait_wl
+check_eq "wakers --svg with -f exits 0" "$RUN_RC" 0
+check "wakers: the SVG is well-formed XML" xml_ok "$T/w.svg"
+check_grep "wakers: the title names the tool, the target, the window" \
+	"<text id=\"title\"[^>]*>wakers: wakeups of tid $WK_TID, [0-9.]+ s from [0-9-]+ [0-9:]+ UTC</text>" "$T/w.svg"
+wtotal=$(awk '{ s += $NF } END { print s }' "$T/f5")
+check_grep "wakers: the total is the folded one, in wakeups" "Total $wtotal wakeups;" "$T/w.svg"
+check_eq "wakers: the root frame holds the folded total" "$(svg_get "$T/w.svg" "[v for n, k, v, d in f if d == 0]")" "[$wtotal]"
+check_eq "wakers: wakers_poke_target holds its folded wakeups, a user frame" \
+	"$(svg_get "$T/w.svg" "(sum(v for n, k, v, d in f if n == 'wakers_poke_target'), set(k for n, k, v, d in f if n == 'wakers_poke_target'))")" \
+	"($(folded_sum ';wakers_poke_target;' "$T/f5"), {2})"
+check_ge "wakers: the 200 wakeups are there" "$(folded_sum ';wakers_poke_target;' "$T/f5")" 200
+# --time: the widths are the microseconds blocked
+wk_launch "$WL/wakers_target" futex 20
+run_released "$T/f6" "$T/e6" 'tracing wakeups' 'touch "$WK_GO"' \
+	"$BIN/wakers" -t "$WK_TID" --time --svg "$T/wt.svg" -d 30
+wait_wl
+check_eq "wakers --time --svg (no -f) exits 0" "$RUN_RC" 0
+check_grep "wakers --time: the title says time blocked" \
+	">wakers: time blocked before the wakeups of tid $WK_TID, " "$T/wt.svg"
+check_grep "wakers --time: the unit is microseconds" ">Total [0-9]+ us;" "$T/wt.svg"
+check_grep "wakers --svg: the plain report is still printed" 'wakers_poke_target' "$T/f6"
+
+# 6. pfwatch: pf_toucher touches 2000 fresh pages in pf_touch_fresh_pages
+#    (one fault each) once released; the graph holds the folded faults
+start_wl pf_toucher 2000
+run_released "$T/f7" "$T/e7" 'tracing page faults' release_usr1 \
+	"$BIN/pfwatch" -p "$WL_PID" -f --svg "$T/p.svg" -d 30
+wait_wl
+check_eq "pfwatch --svg with -f exits 0" "$RUN_RC" 0
+check "pfwatch: the SVG is well-formed XML" xml_ok "$T/p.svg"
+check_grep "pfwatch: the title names the tool, the target, the window" \
+	"<text id=\"title\"[^>]*>pfwatch: page faults of pid $WL_PID, [0-9.]+ s from [0-9-]+ [0-9:]+ UTC</text>" "$T/p.svg"
+ptotal=$(awk '{ s += $NF } END { print s }' "$T/f7")
+check_grep "pfwatch: the total is the folded one, in faults" "Total $ptotal faults;" "$T/p.svg"
+pf_here=$(folded_sum ';pf_touch_fresh_pages ' "$T/f7")
+check_ge "pfwatch: the 2000 faults are in the folded report" "$pf_here" 2000
+check_eq "pfwatch: pf_touch_fresh_pages holds its folded faults, a user frame" \
+	"$(svg_get "$T/p.svg" "(sum(v for n, k, v, d in f if n == 'pf_touch_fresh_pages'), set(k for n, k, v, d in f if n == 'pf_touch_fresh_pages'))")" \
+	"($pf_here, {2})"
+check_rc "pfwatch: an unwritable --svg exits 2" 2 "$BIN/pfwatch" --svg /nonexistent/dir/p.svg -d 1
+check_grep "pfwatch: the unwritable --svg is named" '--svg: cannot write /nonexistent/dir/p.svg' "$T/rc.err"
+
+# 7. syswatch --slower-than: syswatch_calls' caller makes 3 nanosleep
+#    calls of 20 ms from sw_slow_here once released (and 100 fast getppid);
+#    the graph's widths are the slow calls' latencies, as JSON gives them
+start_wl syswatch_calls 100 -1 0 3 20
+for i in $(seq 1 500); do
+	caller=$(grep -lx sw_caller /proc/"$WL_PID"/task/*/comm 2>/dev/null | head -1 | cut -d/ -f5)
+	[ -n "$caller" ] && break
+	sleep 0.01
+done
+run_released "$T/j8" "$T/e8" 'tracing syscalls' release_usr1 \
+	"$BIN/syswatch" -t "$caller" --slower-than 10000 -j --svg "$T/s.svg" -d 30
+wait_wl
+check_eq "syswatch --slower-than --svg -j exits 0" "$RUN_RC" 0
+check "syswatch: the JSON report is still printed" json_ok "$T/j8"
+check "syswatch: the SVG is well-formed XML" xml_ok "$T/s.svg"
+check_grep "syswatch: the title says what the widths are" \
+	"<text id=\"title\"[^>]*>syswatch: latency of the syscalls slower than 10000 us of tid $caller, [0-9.]+ s from " "$T/s.svg"
+slow_us=$(json_get "$T/j8" "sum(c['latency_ns'] // 1000 for c in d['slow_calls'])")
+check_eq "syswatch: the 3 slow calls are in the JSON" "$(json_get "$T/j8" "len(d['slow_calls'])")" 3
+check_eq "syswatch: the root, nanosleep (a kernel frame) and sw_slow_here (user) hold their latency" \
+	"$(svg_get "$T/s.svg" "([v for n, k, v, d in f if d == 0], [(k, v) for n, k, v, d in f if n in ('nanosleep', 'sw_slow_here')])")" \
+	"([$slow_us], [(2, $slow_us), (3, $slow_us)])"
+check_rc "syswatch: --svg without --slower-than exits 2" 2 "$BIN/syswatch" --svg "$T/x.svg" -d 1
+check_grep "syswatch: and says why" '--svg applies to --slower-than only' "$T/rc.err"
