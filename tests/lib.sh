@@ -167,6 +167,28 @@ json_get() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
+# xml_ok FILE: FILE parses as XML (a flame graph: --svg, hotcheck -o)
+xml_ok() {
+	python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$1" 2>"$T/xml.err"
+}
+
+# svg_get FILE EXPR: python3 expression over the frames f, a list of
+# (name, kind, value, depth) from the file's <g class="f"> elements
+svg_get() {
+	python3 - "$1" "$2" <<'EOF'
+import sys, xml.etree.ElementTree as E
+ns = '{http://www.w3.org/2000/svg}'
+d = E.parse(sys.argv[1]).getroot()
+f = []
+for g in d.iter(ns + 'g'):
+    if not (g.get('class') or '').startswith('f '):
+        continue
+    t = g.find(ns + 'title').text
+    f.append((t[:t.rindex(' (')], int(g.get('class').split()[1][1:]), int(g.get('data-v')), int(g.get('data-d'))))
+print(eval(sys.argv[2]))
+EOF
+}
+
 # trace_get TRACE JSON EXPR: python3 expression over a --trace file and
 # the report of the same run (-j): t the trace, o its otherData, ev its
 # events but the metadata ("M"), d the report; thread[(pid, tid)] and

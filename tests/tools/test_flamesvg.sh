@@ -7,28 +7,6 @@ export WL_TMP=$T	# where evil_names writes its patched copy
 ART=$BUILD/artefacts
 mkdir -p "$ART"
 
-# xml_ok FILE: FILE parses as XML
-xml_ok() {
-	python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$1" 2>"$T/xml.err"
-}
-
-# svg_get FILE EXPR: python3 expression over the frames f, a list of
-# (name, kind, value, depth) from the file's <g class="f"> elements
-svg_get() {
-	python3 - "$1" "$2" <<'EOF'
-import sys, xml.etree.ElementTree as E
-ns = '{http://www.w3.org/2000/svg}'
-d = E.parse(sys.argv[1]).getroot()
-f = []
-for g in d.iter(ns + 'g'):
-    if not (g.get('class') or '').startswith('f '):
-        continue
-    t = g.find(ns + 'title').text
-    f.append((t[:t.rindex(' (')], int(g.get('class').split()[1][1:]), int(g.get('data-v')), int(g.get('data-d'))))
-print(eval(sys.argv[2]))
-EOF
-}
-
 # 1. bad destinations: exit 2, named, before anything is attached
 check_bad_inputs "$OC" "--svg /nonexistent/dir/x.svg -d 1" "--svg '' -d 1" "--svg - -d 1"
 check_rc "an unwritable --svg exits 2" 2 "$OC" --svg /nonexistent/dir/x.svg -d 1

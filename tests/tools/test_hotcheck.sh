@@ -289,7 +289,8 @@ check_eq "correlate: trace: diag_stats' preemptions of diag_hot, as in the repor
 
 # the bundle of the same run
 for f in report.json syscalls.folded faults.folded blocks.folded wakers.folded \
-	preemptions.folded timeline.tsv summary.txt; do
+	preemptions.folded syscalls.svg faults.svg blocks.svg wakers.svg preemptions.svg \
+	timeline.tsv summary.txt; do
 	check "bundle: $f written" test -f "$T/b1/$f"
 done
 check "bundle: report.json parses" json_ok "$T/b1/report.json"
@@ -310,6 +311,21 @@ check_eq "bundle: wakers.folded: one wakeup per block, from diag_flusher's book_
 check_eq "bundle: preemptions.folded: diag_hot's comm, its time preempted" \
 	"$(cut -d' ' -f1 "$T/b1/preemptions.folded") $(folded_sum . "$T/b1/preemptions.folded")" \
 	"diag_hot $(json_get "$T/c1.out" "sum(e['dur_ns'] for e in d['events'] if e['kind'] == 'preempt') // 1000")"
+# the flame graphs beside the folded files: the same lines, the same values
+for f in syscalls faults blocks wakers preemptions; do
+	check "bundle: $f.svg written, well-formed XML" xml_ok "$T/b1/$f.svg"
+	check_eq "bundle: $f.svg's root holds $f.folded's total" \
+		"$(svg_get "$T/b1/$f.svg" "[v for n, k, v, d in f if d == 0]")" "[$(folded_sum . "$T/b1/$f.folded")]"
+done
+check_eq "bundle: blocks.svg: book_lock_wait's frame holds its value in blocks.folded, a user frame" \
+	"$(svg_get "$T/b1/blocks.svg" "(sum(v for n, k, v, d in f if n == 'book_lock_wait'), set(k for n, k, v, d in f if n == 'book_lock_wait'))")" \
+	"($(folded_sum ';book_lock_wait;' "$T/b1/blocks.folded"), {2})"
+check_eq "bundle: blocks.svg: diag_hot the thread, kernel frames without their mark" \
+	"$(svg_get "$T/b1/blocks.svg" "(sorted(set(n for n, k, v, d in f if d == 1)), 3 in set(k for n, k, v, d in f), any(n.endswith('_[k]') for n, k, v, d in f))")" \
+	"(['diag_hot'], True, False)"
+check_grep "bundle: blocks.svg's title: hotcheck, what, the hot threads, the window" \
+	"<text id=\"title\"[^>]*>hotcheck: blocks: off-CPU time of hot threads of tid $DHOT, [0-9.]+ s from [0-9-]+ [0-9:]+ UTC</text>" "$T/b1/blocks.svg"
+check_grep "bundle: blocks.svg's unit is the folded file's" "Total $(folded_sum . "$T/b1/blocks.folded") us" "$T/b1/blocks.svg"
 check_eq "bundle: timeline.tsv: a header, then every event" \
 	"$(head -1 "$T/b1/timeline.tsv" | cut -f1-3) $(($(wc -l <"$T/b1/timeline.tsv") - 1))" \
 	"# mono_ns	realtime_ns	kind $(json_get "$T/c1.out" "len(d['events'])")"
@@ -390,7 +406,7 @@ check_rc "a --baseline of another hotcheck version exits 2" 2 "$HC" -t $$ -d 1 -
 check_grep "and names both versions" "baseline: $T/old.json is from hotcheck 0.0.1, this is $("$HC" -V | awk '{ print $2 }')" "$T/rc.err"
 check_rc "-o into a directory that is not empty exits 2" 2 "$HC" -t $$ -d 1 -o "$T/b1"
 check_grep "and says so" "^hotcheck: -o: $T/b1 exists and is not empty" "$T/rc.err"
-check_eq "and leaves it as it was" "$(ls "$T/b1" | wc -l)" 8
+check_eq "and leaves it as it was" "$(ls "$T/b1" | wc -l)" 13
 check_bad_inputs "$HC" "-t $$ --clock mono" "-t $$ --correlate $T/bad.txt --clock utc" \
 	"-t $$ --correlate $T/none.txt" "-t $$ --correlate $T" "-t $$ --baseline $T/none.json" \
 	"-t $$ -o $T/bad.txt" "-t $$ --correlate ''" "-t $$ -j --pprof -"

@@ -306,6 +306,54 @@ static void test_kinds(void)
 	flamesvg_free(g);
 }
 
+/* A folded line as hotcheck's bundle has it: the thread first, "_[k]"
+ * frames kernel without the mark, "[...]" unresolved, names already
+ * escaped by the suite's rule written once (XML still escaped) */
+static void test_folded(void)
+{
+	struct flamesvg *g = flamesvg_new();
+	char *svg;
+	const char *fr;
+
+	flamesvg_add_folded(g, "app\\x1b;main;a<b;[unknown];do_sys_poll_[k];schedule_[k]", 30);
+	flamesvg_add_folded(g, "app\\x1b;main;a<b;x\\\\y", 10);
+	flamesvg_add_folded(g, "[no stack]", 5);
+	flamesvg_add_folded(g, "k;[unknown]_[k]", 5);
+	svg = write_svg(g, 0, NULL, NULL);
+	fr = frame_of(svg, "app\\x1b");
+	CHECK(fr != NULL, "an escaped comm is written as it was, not escaped twice");
+	CHECK(frame_of(svg, "app\\\\x1b") == NULL, "no doubled backslash");
+	CHECK_STR(fr ? attr(fr, false, "class") : NULL, "f k1", "the first frame is the thread");
+	CHECK_STR(fr ? attr(fr, false, "data-v") : NULL, "40", "its lines add up");
+	fr = frame_of(svg, "a&lt;b");
+	CHECK_STR(fr ? attr(fr, false, "class") : NULL, "f k2", "a user frame, XML escaped");
+	fr = frame_of(svg, "x\\\\y");
+	CHECK(fr != NULL, "an escaped backslash stays one escape");
+	fr = frame_of(svg, "schedule");
+	CHECK_STR(fr ? attr(fr, false, "class") : NULL, "f k3", "\"_[k]\": kernel, the mark gone");
+	CHECK_STR(fr ? attr(fr, false, "data-v") : NULL, "30", "the line's value");
+	CHECK_STR(fr ? attr(fr, false, "data-d") : NULL, "6", "at its depth");
+	CHECK(strstr(svg, "_[k]") == NULL, "no mark left");
+	fr = frame_of(svg, "[unknown]");
+	CHECK_STR(fr ? attr(fr, false, "class") : NULL, "f k6", "\"[unknown]\": unresolved");
+	CHECK(strstr(svg, "<g class=\"f k6\" data-s=\"45\" data-v=\"5\" data-d=\"2\"><title>[unknown] (")
+	      != NULL, "\"[unknown]_[k]\": unresolved, the mark gone");
+	fr = frame_of(svg, "[no stack]");
+	CHECK_STR(fr ? attr(fr, false, "class") : NULL, "f k1", "a line of one frame: the thread");
+	CHECK(strstr(svg, "Total 50 us;") != NULL, "the total is the lines' sum");
+	free(svg);
+	flamesvg_free(g);
+}
+
+static void test_window(void)
+{
+	char buf[96];
+
+	flamesvg_window(buf, sizeof(buf), 1000000000ull, 3500000000ull,
+			1796360400ll * 1000000000ll - 1000000000ll);
+	CHECK_STR(buf, "2.5 s from 2026-12-04 05:00:00 UTC", "the window, dated by the offset");
+}
+
 static void test_empty(void)
 {
 	struct flamesvg *g = flamesvg_new();
@@ -326,5 +374,7 @@ int main(void)
 	test_cap();
 	test_kinds();
 	test_empty();
+	test_folded();
+	test_window();
 	return unit_exit();
 }

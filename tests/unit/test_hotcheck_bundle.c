@@ -177,7 +177,8 @@ static void test_write(const char *base)
 	struct hc_correlation c;
 	static const char req[] = "2.003 3000000\n3.004 5000000\n9.0\n";
 	FILE *f = fmemopen((void *)req, sizeof(req) - 1, "r");
-	struct hc_bundle_src src = { .tl = &tl, .write_json = write_json, .arg = &n, .corr = &c };
+	struct hc_bundle_src src = { .tl = &tl, .write_json = write_json, .arg = &n, .corr = &c,
+				     .target = "hot threads of tid 42" };
 
 	hc_requests_read_stream(&rq, f, "slow.txt", HC_CLOCK_MONO, err, sizeof(err));
 	fclose(f);
@@ -201,6 +202,24 @@ static void test_write(const char *base)
 
 		for (size_t i = 0; i < ARRAY_SIZE(files); i++)
 			CHECK_FILE(p, files[i][0], files[i][1]);
+	}
+	{
+		/* beside each folded file its flame graph, of the same lines */
+		static const char *const svgs[][2] = {
+			{ "syscalls.svg", ">hotcheck: syscalls: time in them of hot threads of tid 42, " },
+			{ "faults.svg", ">hotcheck: faults: page faults of hot threads of tid 42, " },
+			{ "blocks.svg", "data-v=\"4000\" data-d=\"3\"><title>book_lock_wait (4000 us, " },
+			{ "wakers.svg", "<title>kworker/0:1 (1 wakeups, 50.00%)</title>" },
+			{ "preemptions.svg", "Total 2100 us;" },
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(svgs); i++) {
+			char *s = slurp(p, svgs[i][0]);
+
+			CHECK(s && strstr(s, svgs[i][1]) && strstr(s, "</svg>\n"), "%s: %s", svgs[i][0],
+			      svgs[i][1]);
+			free(s);
+		}
 	}
 
 	/* a file planted in the way is never written through */
@@ -249,11 +268,12 @@ static void test_full(const char *base)
 	waitpid(pid, &st, 0);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a failed write fails the bundle (%d)", st);
 	msg = slurp(base, "full.stderr");
-	snprintf(want, sizeof(want), "hotcheck: -o: cannot write %s/timeline.tsv: File too large\n", p);
+	/* the first file over 300 bytes: the first flame graph */
+	snprintf(want, sizeof(want), "hotcheck: -o: cannot write %s/syscalls.svg: File too large\n", p);
 	CHECK_STR(msg, want, "the failure names the file and the error");
 	free(msg);
-	msg = slurp(p, "preemptions.folded");
-	CHECK_STR(msg, "hot;main;compute 2100\n", "the files before it are whole");
+	msg = slurp(p, "syscalls.folded");
+	CHECK_STR(msg, "[no stack] 5\nhot;main;log_write 45\n", "the files before it are whole");
 	free(msg);
 }
 

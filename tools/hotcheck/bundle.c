@@ -6,6 +6,7 @@
 #include "correlate.h"
 #include "event.h"
 #include "escape.h"
+#include "flamesvg.h"
 #include "hashmap.h"
 #include "msg.h"
 #include "output.h"
@@ -159,8 +160,9 @@ static const char *fold_stack(const struct hc_event *e, bool waker)
 	return "[no stack]";
 }
 
-static void write_folded(FILE *f, const struct hc_timeline *tl, enum hc_kind kind, bool waker,
-			 enum fold_value value)
+/* The folded file to f, and its lines, with the same values, into g */
+static void write_folded(FILE *f, struct flamesvg *g, const struct hc_timeline *tl,
+			 enum hc_kind kind, bool waker, enum fold_value value)
 {
 	struct hashmap *m = hashmap_new(0, sizeof(uint64_t));
 	struct fold_line *lines, *p;
@@ -193,9 +195,12 @@ static void write_folded(FILE *f, const struct hc_timeline *tl, enum hc_kind kin
 	for (size_t i = 0; i < n; i++)
 		lines[i].len = strlen(lines[i].stack);
 	qsort(lines, n, sizeof(*lines), cmp_fold);
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s %" PRIu64 "\n", lines[i].stack,
-			value == FOLD_US ? lines[i].v / 1000 : lines[i].v);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = value == FOLD_US ? lines[i].v / 1000 : lines[i].v;
+
+		fprintf(f, "%s %" PRIu64 "\n", lines[i].stack, v);
+		flamesvg_add_folded(g, lines[i].stack, v);
+	}
 	free(lines);
 	hashmap_free(m);
 }
@@ -272,6 +277,28 @@ void hc_summary_write(FILE *f, const struct hc_timeline *tl, const struct hc_cor
 	}
 }
 
+/* name.svg beside name.folded: g titled with what of the hot threads in
+ * the window, in unit; g freed */
+static int write_svg(struct hc_bundle *b, const struct hc_bundle_src *src, const char *folded,
+		     struct flamesvg *g, const char *what, const char *unit)
+{
+	const struct hc_timeline *tl = src->tl;
+	char name[64], path[4096], window[96];
+	struct flamesvg_meta m = { .tool = "hotcheck", .what = what,
+				   .target = src->target ? src->target : "hot threads",
+				   .unit = unit, .window = window };
+	FILE *f;
+	int r = -1;
+
+	snprintf(name, sizeof(name), "%.*s.svg", (int)(strchr(folded, '.') - folded), folded);
+	flamesvg_window(window, sizeof(window), tl->window_start_ns, tl->window_end_ns,
+			tl->realtime_offset_ns);
+	if ((f = bundle_file(b, name, path, sizeof(path))))
+		r = flamesvg_finish(g, f, &m);
+	flamesvg_free(g);
+	return r;
+}
+
 int hc_bundle_write(struct hc_bundle *b, const struct hc_bundle_src *src)
 {
 	static const struct {
@@ -279,12 +306,15 @@ int hc_bundle_write(struct hc_bundle *b, const struct hc_bundle_src *src)
 		enum hc_kind kind;
 		bool waker;
 		enum fold_value value;
+		const char *what, *unit;	/* the flame graph's */
 	} folded[] = {
-		{ "syscalls.folded", HC_SYSCALL, false, FOLD_US },
-		{ "faults.folded", HC_FAULT, false, FOLD_COUNT },
-		{ "blocks.folded", HC_BLOCK, false, FOLD_US },
-		{ "wakers.folded", HC_BLOCK, true, FOLD_COUNT },
-		{ "preemptions.folded", HC_PREEMPT, false, FOLD_US },
+		{ "syscalls.folded", HC_SYSCALL, false, FOLD_US, "syscalls: time in them", "us" },
+		{ "faults.folded", HC_FAULT, false, FOLD_COUNT, "faults: page faults", "faults" },
+		{ "blocks.folded", HC_BLOCK, false, FOLD_US, "blocks: off-CPU time", "us" },
+		{ "wakers.folded", HC_BLOCK, true, FOLD_COUNT, "wakers: wakeups of the blocks",
+		  "wakeups" },
+		{ "preemptions.folded", HC_PREEMPT, false, FOLD_US, "preemptions: time preempted",
+		  "us" },
 	};
 	const struct hc_timeline *tl = src->tl;
 	char path[4096];
@@ -296,10 +326,17 @@ int hc_bundle_write(struct hc_bundle *b, const struct hc_bundle_src *src)
 	if (bundle_close(f))
 		return -1;
 	for (size_t i = 0; i < ARRAY_SIZE(folded); i++) {
+		struct flamesvg *g;
+
 		if (!(f = bundle_file(b, folded[i].name, path, sizeof(path))))
 			return -1;
-		write_folded(f, tl, folded[i].kind, folded[i].waker, folded[i].value);
-		if (bundle_close(f))
+		g = flamesvg_new();
+		write_folded(f, g, tl, folded[i].kind, folded[i].waker, folded[i].value);
+		if (bundle_close(f)) {
+			flamesvg_free(g);
+			return -1;
+		}
+		if (write_svg(b, src, folded[i].name, g, folded[i].what, folded[i].unit))
 			return -1;
 	}
 	if (!(f = bundle_file(b, "timeline.tsv", path, sizeof(path))))

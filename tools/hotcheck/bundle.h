@@ -12,6 +12,9 @@
  *   blocks.folded      at their voluntary waits: microseconds off CPU
  *   wakers.folded      the wakers' stacks: number of wakeups
  *   preemptions.folded at their preemptions: microseconds preempted
+ *   NAME.svg           beside each NAME.folded: its lines as a flame graph
+ *                      (tools/lib/flamesvg.h), the same values in the same
+ *                      unit, titled "hotcheck: KIND: WHAT of TARGET, WINDOW"
  *   timeline.tsv       every event, one a line (columns in HC_TSV_HEADER)
  *   summary.txt        the window, the verdict's rows, the correlation's
  *                      summary and the baseline's table when given
@@ -53,6 +56,7 @@ struct hc_bundle_src {
 	void *arg;
 	const struct hc_correlation *corr;	/* NULL without --correlate */
 	const struct hc_compare *cmp;		/* NULL without --baseline */
+	const char *target;	/* the flame graphs' "hot threads of tid 42" (NULL: "hot threads") */
 };
 
 /* Makes (or takes, when empty) dir: 0, or -1 with why in err */

@@ -80,6 +80,7 @@ static void write_json(FILE *f, void *arg)
 void hc_evidence_report(struct hc_evidence *ev, const struct hc_run *run)
 {
 	const struct hc_timeline *tl = hc_timeline(run);
+	char who[420], target[448];
 
 	ev->run = run;
 	if (ev->o.correlate)
@@ -104,11 +105,13 @@ void hc_evidence_report(struct hc_evidence *ev, const struct hc_run *run)
 		}
 	}
 	fflush(stdout);
+	common_opts_target(ev->o.c, who, sizeof(who));
+	snprintf(target, sizeof(target), "hot threads of %s", who);
 	if (ev->have_bundle &&
 	    hc_bundle_write(&ev->bundle, &(struct hc_bundle_src){
 				.tl = tl, .write_json = write_json, .arg = ev,
 				.corr = ev->have_corr ? &ev->corr : NULL,
-				.cmp = ev->have_base ? &ev->cmp : NULL }))
+				.cmp = ev->have_base ? &ev->cmp : NULL, .target = target }))
 		ev->failed = true;
 }
 

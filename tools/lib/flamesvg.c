@@ -122,6 +122,72 @@ void flamesvg_add_stack(struct flamesvg *g, const struct stacksym *sym, const ch
 	flamesvg_add(g, names, kinds, n, value);
 }
 
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+	       c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* The name an escaped one stands for (escape.h's rule undone: "\\"
+ * and "\xNN"), into buf, NUL-terminated: the writer escapes it again,
+ * once */
+static void unescape(char *buf, const char *s, size_t n)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int hi = i + 3 < n && s[i] == '\\' && s[i + 1] == 'x' ? hexval(s[i + 2]) : -1;
+		int lo = hi >= 0 ? hexval(s[i + 3]) : -1;
+
+		if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\\') {
+			buf[o++] = '\\';
+			i++;
+		} else if (lo >= 0 && (hi || lo)) {
+			buf[o++] = (char)(hi << 4 | lo);
+			i += 3;
+		} else {
+			buf[o++] = s[i];
+		}
+	}
+	buf[o] = 0;
+}
+
+void flamesvg_add_folded(struct flamesvg *g, const char *stack, uint64_t value)
+{
+	size_t n = 1, len = strlen(stack);
+	char *buf = xmalloc(len + 1), *at = buf;
+	const char **names;
+	unsigned char *kinds;
+	int k = 0;
+
+	for (const char *p = stack; *p; p++)
+		n += *p == ';';
+	names = xcalloc(n, sizeof(*names));
+	kinds = xcalloc(n, 1);
+	for (const char *p = stack;; p++) {
+		const char *e = strchr(p, ';');
+		size_t fl = e ? (size_t)(e - p) : strlen(p);
+		bool kernel = k && fl > 4 && !memcmp(p + fl - 4, "_[k]", 4);
+
+		if (kernel)
+			fl -= 4;
+		unescape(at, p, fl);
+		names[k] = at;
+		kinds[k] = !k ? FLAME_THREAD :
+			   at[0] == '[' && p[fl - 1] == ']' ? FLAME_UNRESOLVED :
+			   kernel ? FLAME_KERNEL : FLAME_USER;
+		at += strlen(at) + 1;
+		k++;
+		if (!e)
+			break;
+		p = e;
+	}
+	flamesvg_add(g, names, kinds, k, value);
+	free(names);
+	free(kinds);
+	free(buf);
+}
+
 /* ---- writing ---- */
 
 #define PAD 10
@@ -586,22 +652,29 @@ int flamesvg_finish(struct flamesvg *g, FILE *f, const struct flamesvg_meta *m)
 	return out_close(f) || r ? -1 : 0;
 }
 
-void flamesvg_run_window(char *buf, size_t size)
+void flamesvg_window(char *buf, size_t size, uint64_t start_ns, uint64_t end_ns,
+		     int64_t realtime_offset_ns)
 {
-	uint64_t mono = now_ns(), wall = realtime_ns();
-	double secs = run_end_ns > run_start_ns ? (double)(run_end_ns - run_start_ns) / 1e9 : 0;
+	double secs = end_ns > start_ns ? (double)(end_ns - start_ns) / 1e9 : 0;
 	time_t t;
 	struct tm tm;
 	char when[64] = "";
 
-	if (!run_start_ns || run_start_ns > mono) {
-		snprintf(buf, size, "%.1f s", secs);
-		return;
-	}
-	t = (time_t)((wall - (mono - run_start_ns)) / 1000000000ull);
+	t = (time_t)(((int64_t)start_ns + realtime_offset_ns) / 1000000000ll);
 	if (gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	snprintf(buf, size, "%.1f s from %s", secs, when);
+}
+
+void flamesvg_run_window(char *buf, size_t size)
+{
+	uint64_t mono = now_ns(), wall = realtime_ns();
+
+	if (!run_start_ns || run_start_ns > mono)
+		snprintf(buf, size, "%.1f s", run_end_ns > run_start_ns ?
+			 (double)(run_end_ns - run_start_ns) / 1e9 : 0);
+	else
+		flamesvg_window(buf, size, run_start_ns, run_end_ns, (int64_t)(wall - mono));
 }
 
 int flamesvg_finish_run(struct flamesvg *g, FILE *f, const char *tool, const char *what,

@@ -65,6 +65,13 @@ void flamesvg_add_stack(struct flamesvg *g, const struct stacksym *sym, const ch
 			const char *irq, const struct stack_frames *f,
 			const struct stack_locs *l, uint64_t value);
 
+/* One line of folded output (docs/CLI.md "Folded stacks"), its count
+ * apart: stack is "comm;frame;...", names escaped by the suite's rule
+ * (undone here: the writer escapes once), kernel frames marked "_[k]"
+ * (the mark dropped, kind kernel), "[...]" frames unresolved (kernel
+ * ones too: "[unknown]_[k]"), the first frame the thread */
+void flamesvg_add_folded(struct flamesvg *g, const char *stack, uint64_t value);
+
 /* What the last write left out (for tests and the tool's note) */
 struct flamesvg_stats {
 	size_t frames;		/* in the tree, the root included */
@@ -86,6 +93,10 @@ struct common_opts;
 FILE *flamesvg_open(const char *path);
 /* flamesvg_write() and close; -1 when it failed (said: output.h) */
 int flamesvg_finish(struct flamesvg *g, FILE *f, const struct flamesvg_meta *m);
+/* "N s from YYYY-MM-DD HH:MM:SS UTC": the window from start_ns to end_ns
+ * (CLOCK_MONOTONIC; CLOCK_REALTIME = it + realtime_offset_ns) */
+void flamesvg_window(char *buf, size_t size, uint64_t start_ns, uint64_t end_ns,
+		     int64_t realtime_offset_ns);
 /* "N s from YYYY-MM-DD HH:MM:SS UTC": the run's window (run.h) */
 void flamesvg_run_window(char *buf, size_t size);
 /* The graph of this run (a tool's --svg): titled with tool, what, the
