@@ -133,6 +133,10 @@ static:
 	$(Q)$(MAKE) --no-print-directory STATIC=1 OUT=build-static BINDIR=build-static/bin $(TOOLS:%=build-static/bin/%)
 
 # the sanitizer build: its own build folder and binaries, the same tests
+# but those that check the tree (install, layout), the documentation's
+# statements (test_docs: the tools' own tests run the same paths) and the
+# flame graphs in a browser (test_flamesvg: mostly the browser's time; the
+# SVG writer's unit test runs under the sanitizers)
 asan:
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 OUT=build-asan BINDIR=build-asan/bin all unit
 
@@ -141,7 +145,7 @@ test-asan: asan
 	$(Q)ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/build-asan/logs/asan \
 		UBSAN_OPTIONS=print_stacktrace=1:log_path=$(CURDIR)/build-asan/logs/ubsan \
 		SANITIZER_LOGS=$(CURDIR)/build-asan/logs \
-		SUITE_SKIP="test_install test_layout test_flamesvg" \
+		SUITE_SKIP="test_install test_layout test_docs test_flamesvg" \
 		BUILD=$(CURDIR)/build-asan BIN=$(CURDIR)/build-asan/bin tests/run.sh
 
 # the tool a unit test belongs to: test_hitmtop_model -> hitmtop; none for
