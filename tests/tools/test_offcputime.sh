@@ -465,3 +465,39 @@ PY
 # a target started long before (pid 1): nothing said
 run_released "$T/j20c" "$T/e20c" 'tracing' ':' "$OC" -p 1 -j -d 1
 check_nogrep "a target started long before tracing: nothing said" "before tracing began: what" "$T/e20c"
+
+# 21. --diff BEFORE.folded: the blocking moved from one function to
+#     another.  Before: 10 sleeps of 20 ms in offcpu_block_here (state
+#     S); after: 10 vfork waits of 20 ms (offcpu_blocker's vfork mode,
+#     state D).  The stack that grew is the vfork wait's, from 0 to what
+#     this run counted for it; the one that shrank is the sleep's, from
+#     what the file says to 0.
+start_wl_held offcpu_blocker 10 20 0
+run_held "$T/d0.folded" "$T/err" "$OC" -p "$WL_PID" -f -d 60
+sleep_us=$(folded_sum ';offcpu_block_here;' "$T/d0.folded")
+start_wl_held offcpu_blocker 10 20 0 vfork
+run_held "$T/d1.json" "$T/d1.err" "$OC" -p "$WL_PID" -j -d 60 --diff "$T/d0.folded"
+check "--diff: JSON parses" json_ok "$T/d1.json"
+dj() { json_get "$T/d1.json" "$1"; }
+# (the sleeps' stacks: one, or a few where a wakeup took another path)
+check_eq "--diff: the sleeps' stacks shrank from the file's values to 0" \
+	"$(dj "(sum(r['before'] for r in d['diff']['shrank'] if ';offcpu_block_here;' in r['stack']), all(r['after'] == 0 and r['change'] == -r['before'] for r in d['diff']['shrank'] if ';offcpu_block_here;' in r['stack']))")" \
+	"($sleep_us, True)"
+check_eq "--diff: the vfork wait's stack grew from 0 to this run's time in it" \
+	"$(dj "[(r['before'], r['after'] == sum(s['total_us'] for s in d['stacks'] if 'vfork' in s['user_stack'] and s['comm'] == 'ocpu_blocker'), r['change'] == r['after']) for r in d['diff']['grew'] if ';vfork;' in r['stack'] and r['stack'].startswith('ocpu_blocker;')]")" \
+	"[(0, True, True)]"
+check_eq "--diff: the totals, the file's and this run's" \
+	"$(dj "(d['diff']['before_total'], d['diff']['after_total'] == sum(s['total_us'] for s in d['stacks'] if s['total_us'] >= 1))")" \
+	"($(folded_sum . "$T/d0.folded"), True)"
+start_wl_held offcpu_blocker 10 20 0 vfork
+run_held "$T/d2" "$T/d2.err" "$OC" -p "$WL_PID" -d 60 --diff "$T/d0.folded"
+check_grep "--diff: the plain report says what it is set against" "^against $T/d0.folded: $(folded_sum . "$T/d0.folded") us before, [0-9]+ us now" "$T/d2"
+check_eq "--diff: the plain report lists the sleeps' stacks as shrunk, with before and after" \
+	"$(awk '/^  shrank most/ { s = 1; next } /^  [a-z]/ { s = 0 } s && $NF ~ /;offcpu_block_here;/ { c += $1; b += $2; a += $3 } END { print c, b, a }' "$T/d2")" \
+	"-$sleep_us $sleep_us 0"
+check_grep "--diff: the plain report lists the vfork wait as grown" '^ +\+[0-9]+ +0 +[0-9]+  ocpu_blocker;.*;vfork;' "$T/d2"
+printf 'ocpu;main 12\nno_value_here\n' >"$T/bad.folded"
+check_rc "--diff: a file that is not folded output exits 2" 2 "$OC" -d 1 --diff "$T/bad.folded"
+check_grep "--diff: and says which line" "^offcputime: --diff: $T/bad.folded: line 2: no \"STACK VALUE\"" "$T/rc.err"
+check_rc "--diff: a missing file exits 2" 2 "$OC" -d 1 --diff "$T/none.folded"
+check_rc "--diff and -f exclude each other" 2 "$OC" -d 1 -f --diff "$T/d0.folded"

@@ -3,6 +3,8 @@
 #include "folddiff.h"
 #include "escape.h"
 #include "hashmap.h"
+#include "json.h"
+#include "msg.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -209,6 +211,51 @@ void folddiff_print(struct folddiff *d, FILE *f, const char *path, const char *u
 		for (size_t i = 0; i < top && i < n && r[n - 1 - i].change < 0; i++)
 			print_row(f, &r[n - 1 - i]);
 	}
+}
+
+static void json_rows(struct json *j, const char *key, const struct folddiff_row *r, size_t n,
+		      size_t top, int dir)
+{
+	json_key(j, key);
+	json_arr_begin(j);
+	for (size_t i = 0; i < n && i < top; i++) {
+		const struct folddiff_row *x = dir > 0 ? &r[i] : &r[n - 1 - i];
+
+		if (dir > 0 ? x->change <= 0 : x->change >= 0)
+			break;
+		json_obj_begin(j);
+		json_kv_str(j, "stack", x->stack);
+		json_kv_u64(j, "before", x->before);
+		json_kv_u64(j, "after", x->after);
+		json_kv_i64(j, "change", x->change);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+void folddiff_json(struct folddiff *d, struct json *j, const char *path, size_t top)
+{
+	size_t n;
+	const struct folddiff_row *r = folddiff_rows(d, &n);
+
+	json_key(j, "diff");
+	json_obj_begin(j);
+	json_kv_str(j, "before_file", path);
+	json_kv_u64(j, "before_total", d->before);
+	json_kv_u64(j, "after_total", d->after);
+	json_rows(j, "grew", r, n, top, 1);
+	json_rows(j, "shrank", r, n, top, -1);
+	json_obj_end(j);
+}
+
+struct folddiff *folddiff_open(const char *path)
+{
+	char why[512];
+	struct folddiff *d = folddiff_load(path, why, sizeof(why));
+
+	if (!d)
+		die_usage("--diff: %s", why);
+	return d;
 }
 
 void folddiff_free(struct folddiff *d)

@@ -40,6 +40,14 @@ uint64_t folddiff_total_after(const struct folddiff *d);
  * ("us", "wakeups", "faults") */
 void folddiff_print(struct folddiff *d, FILE *f, const char *path, const char *unit,
 		    size_t top);
+/* The key "diff": {"before_file", "before_total", "after_total", "grew":
+ * [...], "shrank": [...]}, each row {"stack", "before", "after",
+ * "change"}, top of them each way */
+struct json;
+void folddiff_json(struct folddiff *d, struct json *j, const char *path, size_t top);
+/* --diff PATH read at once, before anything is attached; exits with
+ * EXIT_USAGE ("--diff: PATH: line 3: no value") when it cannot be */
+struct folddiff *folddiff_open(const char *path);
 void folddiff_free(struct folddiff *d);
 
 #endif

@@ -42,8 +42,7 @@ static void sb_frame(struct sbuf *b, const char *s, const char *suffix)
 		sbuf_put(b, suffix, strlen(suffix));
 }
 
-void folded_add(struct folded *fo, const char *comm, const char **ufr, int un,
-		const char **kfr, int kn, uint64_t value)
+char *folded_line(const char *comm, const char **ufr, int un, const char **kfr, int kn)
 {
 	struct sbuf b = { 0 };
 
@@ -52,7 +51,14 @@ void folded_add(struct folded *fo, const char *comm, const char **ufr, int un,
 		sb_frame(&b, ufr[i], NULL);
 	for (int i = 0; i < kn; i++)
 		sb_frame(&b, kfr[i], "_[k]");
-	vec_push(&fo->lines, ((struct fline){ .text = b.p, .value = value }));
+	return b.p;
+}
+
+void folded_add(struct folded *fo, const char *comm, const char **ufr, int un,
+		const char **kfr, int kn, uint64_t value)
+{
+	vec_push(&fo->lines, ((struct fline){ .text = folded_line(comm, ufr, un, kfr, kn),
+					      .value = value }));
 }
 
 static int fline_cmp(const void *a, const void *b)

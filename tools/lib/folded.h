@@ -16,5 +16,7 @@ void folded_free(struct folded *fo);
 void folded_add(struct folded *fo, const char *comm, const char **ufr, int un,
 		const char **kfr, int kn, uint64_t value);
 void folded_print(struct folded *fo, FILE *f);
+/* The stack part of folded_add()'s line (no value): malloc'ed */
+char *folded_line(const char *comm, const char **ufr, int un, const char **kfr, int kn);
 
 #endif

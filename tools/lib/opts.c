@@ -167,6 +167,9 @@ error_t stack_parse_opt(int key, char *arg, struct argp_state *state,
 	case OPT_SVG:
 		s->svg = arg;
 		break;
+	case OPT_DIFF:
+		s->diff = arg;
+		break;
 	default:
 		return common_parse_opt(key, arg, state, o);
 	}

@@ -43,6 +43,7 @@ enum {
 	OPT_INLINE,
 	OPT_NO_PARAMS,
 	OPT_SVG,
+	OPT_DIFF,
 	OPT_BTF = 0x1020,
 	OPT_TOOL_BASE = 0x1100,
 };
@@ -61,6 +62,7 @@ struct stack_opts {
 	bool stack_copy_set;
 	const char *pprof;	/* --pprof PATH ("-": stdout), or NULL */
 	const char *svg;	/* --svg PATH, or NULL */
+	const char *diff;	/* --diff BEFORE.folded, or NULL */
 };
 
 /* Handles the keys above, and the others with common_parse_opt(): a
@@ -85,6 +87,8 @@ void stack_opts_finish(const struct stack_opts *s);
 			  "to FILE ('-': stdout, instead of the report)", 0 }
 #define OPTS_SVG { "svg", OPT_SVG, "FILE", 0, "Also write the stacks as an interactive " \
 			  "flame graph, one self-contained SVG file", 0 }
+#define OPTS_DIFF { "diff", OPT_DIFF, "BEFORE.folded", 0, "Also set this run against an " \
+			  "earlier one's folded output (-f): the stacks that grew and shrank most", 0 }
 /* --inline: every stack tool takes it the same way */
 #define OPTS_INLINE { "inline", OPT_INLINE, NULL, 0, "Show the functions inlined at each user " \
 			  "address as frames of their own (DWARF debug info; with --lines, each " \

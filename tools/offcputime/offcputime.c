@@ -20,6 +20,8 @@
 #include "stacks.h"
 #include "pprof.h"
 #include "flamesvg.h"
+#include "folddiff.h"
+#include "folded.h"
 #include "escape.h"
 #include "vec.h"
 #include "bpfmaps.h"
@@ -60,7 +62,7 @@ static const char doc[] =
 "\n"
 "USAGE: offcputime [-p PID | -t TID] [-u | -k] [-m MIN_US] [-M MAX_US]\n"
 "                  [--state MASK] [-f | -j] [--pprof FILE] [--svg FILE]\n"
-"                  [-d SECS | duration]\n"
+"                  [--diff BEFORE.folded] [-d SECS | duration]\n"
 "\n"
 "EXAMPLES:\n"
 "    offcputime                 # every thread, until Ctrl-C\n"
@@ -73,7 +75,8 @@ static const char doc[] =
 "    offcputime -j -d 5         # JSON\n"
 "    offcputime --dwarf -p 185  # whole user stacks without frame pointers\n"
 "    offcputime -d 10 --pprof off.pb.gz   # a pprof profile\n"
-"    offcputime -p 185 -d 10 --svg off.svg # a flame graph, and the report\n";
+"    offcputime -p 185 -d 10 --svg off.svg # a flame graph, and the report\n"
+"    offcputime -p 185 -d 10 --diff out.folded # what grew and shrank since\n";
 
 static const char args_doc[] = "[duration]";
 
@@ -93,6 +96,7 @@ static const struct argp_option options[] = {
 	OPTS_CHECK("Exit 1 if any off-CPU time was recorded"),
 	OPTS_PPROF,
 	OPTS_SVG,
+	OPTS_DIFF,
 	{ "kernel-stacks-at", OPT_KSTACK_AT, "WHEN", 0, "Take kernel stacks at switch-in (default: only for the "
 	  "intervals counted) or at switch-out (every switch); the same frames either way", 0 },
 	OPTS_STACK_STORAGE,
@@ -375,6 +379,8 @@ static void pprof_entry(struct pprof *pp, const struct stack_frames *f,
 /* --svg: the flame graph, and where it goes (opened before the start);
  * its widths are microseconds, as folded output's */
 static FILE *svg_out;
+/* --diff: the earlier run's folded stacks, read before the start */
+static struct folddiff *diff;
 
 /* One entry, as text or as a JSON object */
 static void print_one(struct emit *o, const struct stack_frames *f, const struct entry *e)
@@ -488,6 +494,12 @@ static void report(struct stackstore *st, struct stacksym *sym,
 		if (svg && c->e[i].total_ns >= 1000)
 			flamesvg_add_stack(svg, sym, c->e[i].key.comm, NULL, f, l,
 					   c->e[i].total_ns / 1000);
+		if (diff && c->e[i].total_ns >= 1000) {	/* as -f would write it */
+			char *line = folded_line(c->e[i].key.comm, f->u, f->un, f->k, f->kn);
+
+			folddiff_add(diff, line, c->e[i].total_ns / 1000);
+			free(line);
+		}
 		if (print)
 			print_entry(fo, &j, f, &c->e[i]);
 	}
@@ -503,6 +515,8 @@ static void report(struct stackstore *st, struct stacksym *sym,
 		folded_free(fo);
 	} else if (env.c.json && print) {
 		json_arr_end(&j);
+		if (diff)
+			folddiff_json(diff, &j, env.s.diff, FOLDDIFF_TOP);
 		json_kv_u64(&j, "still_blocked", c->still_blocked);
 		json_kv_u64(&j, "whole_window_threads", c->whole_window);
 		json_kv_u64(&j, "switch_ins_unreported", c->unreported);
@@ -510,7 +524,11 @@ static void report(struct stackstore *st, struct stacksym *sym,
 		json_key(&j, "frames");
 		stacksym_json_stats(&j, sym);
 		envelope_end(&j);
+	} else if (print && diff) {
+		folddiff_print(diff, stdout, env.s.diff, "us", FOLDDIFF_TOP);
 	}
+	folddiff_free(diff);
+	diff = NULL;
 	free(f);
 }
 
@@ -782,6 +800,10 @@ int main(int argc, char **argv)
 		pprof_out = pprof_open(env.s.pprof, &env.c);
 	if (env.s.svg)
 		svg_out = flamesvg_open(env.s.svg);
+	if (env.s.diff && env.c.folded)
+		die_usage("--diff and -f exclude each other: -f writes what --diff reads");
+	if (env.s.diff)
+		diff = folddiff_open(env.s.diff);
 	if (env.min_us > env.max_us)
 		die_usage("-m %llu is above -M %llu", (unsigned long long)env.min_us,
 			  (unsigned long long)env.max_us);
