@@ -318,3 +318,22 @@ check_nogrep "short stacks: not said for twosite (frame pointers)" 'lack frame p
 #     per-thread events)" for a 5-thread process)
 check_grep "ready line: perf events on 1 thread, two each: major and minor faults" \
 	"tracing page faults of pid [0-9]+ for 20 s \(counted by perf events on 1 thread, two each: major and minor faults\)" "$T/e16"
+
+# --diff BEFORE.folded: 500 fresh pages, then 1500: the stack of
+# pf_touch_fresh_pages grew by what the two runs counted for it, each
+# value as the run has it (the file's, this run's JSON)
+start_wl pf_toucher 500
+pf_run "$T/pd0.folded" "$T/pd0.err" -p "$WL_PID" -f -d 20
+start_wl pf_toucher 1500
+pf_run "$T/pd1" "$T/pd1.err" -p "$WL_PID" -j -d 20 --diff "$T/pd0.folded"
+check "--diff: JSON parses" json_ok "$T/pd1"
+before=$(folded_sum ';pf_touch_fresh_pages( |$)' "$T/pd0.folded")
+check_eq "--diff: pf_touch_fresh_pages' stack grew from the file's faults to this run's" \
+	"$(json_get "$T/pd1" "[(r['before'], r['after'], r['change']) for r in d['diff']['grew'] if r['stack'].endswith(';pf_touch_fresh_pages')]")" \
+	"[($before, $(json_func "$T/pd1" faults pf_touch_fresh_pages), $(( $(json_func "$T/pd1" faults pf_touch_fresh_pages) - before )))]"
+check_eq "--diff: the file's total" "$(json_get "$T/pd1" "d['diff']['before_total']")" "$(folded_sum . "$T/pd0.folded")"
+start_wl pf_toucher 1500
+pf_run "$T/pd2" "$T/pd2.err" -p "$WL_PID" -d 20 --diff "$T/pd0.folded"
+check_grep "--diff: the plain report lists the stack that grew" '^ +\+[0-9]+ +[0-9]+ +[0-9]+  [^ ]*;pf_touch_fresh_pages$' "$T/pd2"
+check_rc "--diff: a missing file exits 2" 2 "$PF" -d 1 --diff "$T/none.folded"
+check_rc "--diff and -f exclude each other" 2 "$PF" -d 1 -f --diff "$T/pd0.folded"

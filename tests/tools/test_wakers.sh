@@ -303,3 +303,19 @@ check_eq "two call sites: one entry under ts_poke, with all 200 wakeups" \
 	"$(json_get "$T/j18" "[w['count'] for w in d['wakeups'] if 'ts_poke' in w['user_stack']]")" "[200]"
 check_eq "two call sites: no two entries print the same" \
 	"$(json_get "$T/j18" "len(d['wakeups']) == len(set((w['waker']['comm'], w['waker']['tid'], w['target']['tid'], tuple(w['user_stack']), tuple(w['kernel_stack'])) for w in d['wakeups']))")" True
+
+# --diff BEFORE.folded: 50 futex wakeups, then 200: the stacks of
+# wakers_poke_target grew from the file's wakeups to this run's (each
+# as the run has them: the file, this run's JSON)
+wk_start futex 50
+wk_trace "$T/wd0.folded" "$T/wd0.err" -t "$WK_TID" -f -d 30
+wk_start futex 200
+wk_trace "$T/wd1" "$T/wd1.err" -t "$WK_TID" -j -d 30 --diff "$T/wd0.folded"
+check "--diff: JSON parses" json_ok "$T/wd1"
+poke="r['stack'].startswith('wk_waker;') and ';wakers_poke_target;' in r['stack']"
+check_eq "--diff: wakers_poke_target's stacks grew from the file's wakeups to this run's" \
+	"$(json_get "$T/wd1" "(sum(r['before'] for r in d['diff']['grew'] if $poke), sum(r['after'] for r in d['diff']['grew'] if $poke))")" \
+	"($(folded_sum '^wk_waker;.*;wakers_poke_target;' "$T/wd0.folded"), $(json_get "$T/wd1" "sum(w['count'] for w in d['wakeups'] if 'wakers_poke_target' in w['user_stack'] and w['waker']['comm'] == 'wk_waker')"))"
+check_eq "--diff: the file's total" "$(json_get "$T/wd1" "d['diff']['before_total']")" "$(folded_sum . "$T/wd0.folded")"
+check_rc "--diff: a file that is not folded output exits 2" 2 "$WK" -d 1 --diff "$T/wd1"
+check_rc "--diff and -f exclude each other" 2 "$WK" -d 1 -f --diff "$T/wd0.folded"

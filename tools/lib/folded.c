@@ -54,11 +54,15 @@ char *folded_line(const char *comm, const char **ufr, int un, const char **kfr, 
 	return b.p;
 }
 
+void folded_add_line(struct folded *fo, char *line, uint64_t value)
+{
+	vec_push(&fo->lines, ((struct fline){ .text = line, .value = value }));
+}
+
 void folded_add(struct folded *fo, const char *comm, const char **ufr, int un,
 		const char **kfr, int kn, uint64_t value)
 {
-	vec_push(&fo->lines, ((struct fline){ .text = folded_line(comm, ufr, un, kfr, kn),
-					      .value = value }));
+	folded_add_line(fo, folded_line(comm, ufr, un, kfr, kn), value);
 }
 
 static int fline_cmp(const void *a, const void *b)

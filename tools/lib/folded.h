@@ -18,5 +18,7 @@ void folded_add(struct folded *fo, const char *comm, const char **ufr, int un,
 void folded_print(struct folded *fo, FILE *f);
 /* The stack part of folded_add()'s line (no value): malloc'ed */
 char *folded_line(const char *comm, const char **ufr, int un, const char **kfr, int kn);
+/* A line of folded_line() and its value (the line is the folded's now) */
+void folded_add_line(struct folded *fo, char *line, uint64_t value);
 
 #endif

@@ -25,6 +25,7 @@
 #include "opts.h"
 #include "pprof.h"
 #include "flamesvg.h"
+#include "folddiff.h"
 #include "lifecycle.h"
 #include "stacks.h"
 #include "stackstore.h"
@@ -64,7 +65,7 @@ static const char doc[] =
 "that a warmed-up process takes none.\n"
 "\n"
 "USAGE: pfwatch [-p PID | -t TID] [-d SECS] [--warmup SECS] [-f | -j] [--check]\n"
-"               [--dwarf] [--pprof FILE] [--svg FILE]\n"
+"               [--dwarf] [--pprof FILE] [--svg FILE] [--diff BEFORE.folded]\n"
 "               [--metrics ADDR:PORT] [--metrics-file PATH]\n"
 "\n"
 "EXAMPLES:\n"
@@ -77,6 +78,7 @@ static const char doc[] =
 "    pfwatch -p 185 -j -d 5           # JSON\n"
 "    pfwatch -p 185 -d 10 --pprof pf.pb.gz   # a pprof profile\n"
 "    pfwatch -p 185 -d 10 --svg pf.svg       # a flame graph, and the report\n"
+"    pfwatch -p 185 -d 10 --diff pf.folded   # what grew and shrank since\n"
 "    pfwatch --dwarf -p 185 -f -d 5   # whole stacks, no frame pointers\n";
 
 static const struct argp_option options[] = {
@@ -99,6 +101,7 @@ static const struct argp_option options[] = {
 	OPTS_LINES,
 	OPTS_PPROF,
 	OPTS_SVG,
+	OPTS_DIFF,
 	OPTS_DWARF("user stacks"),
 	OPTS_STACK_COPY("fault"),
 	OPTS_METRICS,
@@ -432,6 +435,12 @@ int main(int argc, char **argv)
 		tool.r.pprof = pprof_open(env.s.pprof, &env.c);
 	if (env.s.svg)
 		tool.r.svg = flamesvg_open(env.s.svg);
+	if (env.s.diff && env.c.folded)
+		die_usage("--diff and -f exclude each other: -f writes what --diff reads");
+	if (env.s.diff) {
+		tool.r.diff = folddiff_open(env.s.diff);
+		tool.r.diff_path = env.s.diff;
+	}
 	tool.r.opts = &env.c;
 	tool.exp.e = exporter_open(&metrics);
 	return lifecycle_run(&pfwatch_ops, &env.c, &tool);

@@ -11,6 +11,7 @@
 #include "opts.h"
 #include "pprof.h"
 #include "flamesvg.h"
+#include "folddiff.h"
 #include "procfs.h"
 #include "run.h"
 #include "stacks.h"
@@ -348,6 +349,25 @@ static void svg_faults(const struct report_in *r)
 	free(f);
 }
 
+/* --diff: this run's faults after the warm-up, as -f has them, against
+ * the earlier run's */
+static void diff_faults(const struct report_in *r)
+{
+	const struct faults *c = r->c;
+	struct stack_frames *f = xcalloc(1, sizeof(*f));
+
+	for (size_t i = 0; i < c->n && !c->e[i].key.warmup; i++) {
+		const struct entry *e = &c->e[i];
+		char *line;
+
+		resolve(r->sym, r->stacks, c->dw, &e->key, e->dwarf, f, NULL);
+		line = folded_line(e->val.comm, f->u, f->un, f->k, f->kn);
+		folddiff_add(r->diff, line, e->val.major + e->val.minor);
+		free(line);
+	}
+	free(f);
+}
+
 void report_faults(const struct report_in *r)
 {
 	struct faults *c = r->c;
@@ -364,8 +384,11 @@ void report_faults(const struct report_in *r)
 		pprof_faults(r);
 	if (r->svg)
 		svg_faults(r);
+	if (r->diff)
+		diff_faults(r);
 	/* --pprof -: stdout is the profile's alone */
 	if (r->pprof == stdout) {
+		folddiff_free(r->diff);
 		free(f);
 		return;
 	}
@@ -412,8 +435,13 @@ void report_faults(const struct report_in *r)
 			json_arr_begin(&j);
 			json_arr_end(&j);
 		}
+		if (r->diff)
+			folddiff_json(r->diff, &j, r->diff_path, FOLDDIFF_TOP);
 		json_tail(&j, r);
 		envelope_end(&j);
+	} else if (r->diff) {
+		folddiff_print(r->diff, stdout, r->diff_path, "faults", FOLDDIFF_TOP);
 	}
+	folddiff_free(r->diff);
 	free(f);
 }

@@ -16,6 +16,8 @@ struct stackstore;
 struct targets;
 struct vmas;
 
+struct folddiff;
+
 struct report_in {
 	struct stackstore *stacks;	/* the stacks, by id */
 	struct stacksym *sym;
@@ -32,6 +34,9 @@ struct report_in {
 	bool folded, json;		/* -f, -j */
 	FILE *pprof;			/* --pprof: where the profile goes, or NULL */
 	FILE *svg;			/* --svg: where the flame graph goes, or NULL */
+	struct folddiff *diff;		/* --diff: the earlier run's stacks (freed by
+					 * report_faults), or NULL */
+	const char *diff_path;
 	const struct common_opts *opts;	/* the target, for --svg's title */
 };
 

@@ -25,6 +25,7 @@
 #include "stacks.h"
 #include "pprof.h"
 #include "flamesvg.h"
+#include "folddiff.h"
 #include "xalloc.h"
 #include "escape.h"
 #include "vec.h"
@@ -63,7 +64,7 @@ static const char doc[] =
 "happened to be interrupted.\n"
 "\n"
 "USAGE: wakers [-p PID|-t TID] [-C CPUS] [-d SECS] [-f [--time]|-j] [--check] [--dwarf]\n"
-"              [--pprof FILE] [--svg FILE] [--time]\n"
+"              [--pprof FILE] [--svg FILE] [--diff BEFORE.folded] [--time]\n"
 "\n"
 "EXAMPLES:\n"
 "    wakers -p 185              # who wakes process 185, until Ctrl-C\n"
@@ -75,7 +76,8 @@ static const char doc[] =
 "    wakers -t 188 --check -d 5 # exit 1 if thread 188 was woken at all\n"
 "    wakers --dwarf -p 185 -f -d 5   # whole stacks, no frame pointers\n"
 "    wakers -p 185 -d 10 --pprof w.pb.gz --time   # pprof, with time blocked\n"
-"    wakers -p 185 -d 10 --svg w.svg   # a flame graph, and the report\n";
+"    wakers -p 185 -d 10 --svg w.svg   # a flame graph, and the report\n"
+"    wakers -p 185 -d 10 --diff w.folded # what grew and shrank since\n";
 
 static const struct argp_option options[] = {
 	OPTS_PID,
@@ -90,6 +92,7 @@ static const struct argp_option options[] = {
 	OPTS_CHECK("Exit 1 if a traced thread was woken or signalled at all"),
 	OPTS_PPROF,
 	OPTS_SVG,
+	OPTS_DIFF,
 	{ "no-signals", OPT_NO_SIGNALS, NULL, 0, "Do not trace signal_generate", 0 },
 	OPTS_STACK_STORAGE,
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0, "Room for N (waker, stacks, target) records between two "
@@ -515,6 +518,14 @@ static void print_one(struct emit *o, const struct frames *f, const struct entry
 	emit_obj_end(o);
 }
 
+/* --diff: the earlier run's folded stacks, read before the start */
+static struct folddiff *diff;
+
+static const char *diff_unit(void)
+{
+	return env.time ? "us" : "wakeups";
+}
+
 static void json_tail(struct json *j, const struct wakeups *c, struct stacksym *sym,
 		      const __u64 losses[LOSS_KINDS], __u32 ctx_src)
 {
@@ -530,6 +541,8 @@ static void json_tail(struct json *j, const struct wakeups *c, struct stacksym *
 	json_key(j, "latency");
 	hist_json(j, &c->latency);
 	json_kv_str(j, "context_source", irqctx_source_name(ctx_src));
+	if (diff)
+		folddiff_json(diff, j, env.s.diff, FOLDDIFF_TOP);
 	envelope_losses(j, losses);
 	json_key(j, "frames");
 	stacksym_json_stats(j, sym);
@@ -545,22 +558,44 @@ static __u64 folded_value(const struct entry *e)
 	return env.time ? e->val.blocked_ns / 1000 : e->val.count;
 }
 
-static void folded_entry(struct folded *fo, struct frames *f, const struct entry *e)
+/* An entry's folded line (malloc'ed; NULL when it has no value: a
+ * signal), its value in *v */
+static char *entry_line(struct frames *f, const struct entry *e, __u64 *v)
 {
-	__u64 v = folded_value(e);
 	const char *u[1];
 	char sub[140];
 
-	if (!v)
-		return;
-	if (e->key.ctx == WK_CTX_TASK) {
-		folded_add(fo, e->key.waker_comm, f->s.u, f->s.un, f->s.k, f->s.kn, v);
-		return;
-	}
+	*v = folded_value(e);
+	if (!*v)
+		return NULL;
+	if (e->key.ctx == WK_CTX_TASK)
+		return folded_line(e->key.waker_comm, f->s.u, f->s.un, f->s.k, f->s.kn);
 	/* "[softirq];[NET_RX];kernel frames" */
 	snprintf(sub, sizeof(sub), "[%s]", f->sub);
 	u[0] = sub;
-	folded_add(fo, irqctx_label(e->key.ctx), u, f->sub[0] ? 1 : 0, f->s.k, f->s.kn, v);
+	return folded_line(irqctx_label(e->key.ctx), u, f->sub[0] ? 1 : 0, f->s.k, f->s.kn);
+}
+
+static void folded_entry(struct folded *fo, struct frames *f, const struct entry *e)
+{
+	__u64 v;
+	char *line = entry_line(f, e, &v);
+
+	if (line)
+		folded_add_line(fo, line, v);
+}
+
+/* This run's folded lines into diff */
+static void diff_add_all(const struct wakeups *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		__u64 v;
+		char *line = entry_line(c->e[i].f, &c->e[i], &v);
+
+		if (line)
+			folddiff_add(diff, line, v);
+		free(line);
+	}
 }
 
 /* --pprof: where the profile goes (opened before the start) */
@@ -641,13 +676,18 @@ static void report(struct wakers_bpf *skel, struct stackstore *st, struct stacks
 	struct json j;
 
 	resolve_all(sym, st, c);
+	if (diff)
+		diff_add_all(c);
 	if (pprof_out)
 		pprof_report(c);
 	if (svg_out)
 		svg_report(sym, c);
 	/* --pprof -: stdout is the profile's alone */
-	if (pprof_out == stdout)
+	if (pprof_out == stdout) {
+		folddiff_free(diff);
+		diff = NULL;
 		return;
+	}
 	if (env.c.folded) {
 		fo = folded_new();
 	} else if (env.c.json) {
@@ -704,7 +744,11 @@ static void report(struct wakers_bpf *skel, struct stackstore *st, struct stacks
 				       (unsigned long long)c->latency.slots[0],
 				       c->latency.slots[0] == 1 ? "" : "s");
 		}
+		if (diff)
+			folddiff_print(diff, stdout, env.s.diff, diff_unit(), FOLDDIFF_TOP);
 	}
+	folddiff_free(diff);
+	diff = NULL;
 	if (verbose)
 		msg_warn("interrupt context read from %s", irqctx_source_name(ctx_src));
 }
@@ -832,12 +876,16 @@ int main(int argc, char **argv)
 	static const struct argp argp = { options, parse_arg, NULL, doc, NULL, NULL, NULL };
 
 	lifecycle_options("wakers", &argp, argc, argv, &env.c);
-	if (env.time && !env.c.folded && !env.s.pprof && !env.s.svg)
-		die_usage("--time goes with -f/--folded, --pprof or --svg");
+	if (env.time && !env.c.folded && !env.s.pprof && !env.s.svg && !env.s.diff)
+		die_usage("--time goes with -f/--folded, --pprof, --svg or --diff");
 	stack_opts_finish(&env.s);
 	if (env.s.pprof)
 		pprof_out = pprof_open(env.s.pprof, &env.c);
 	if (env.s.svg)
 		svg_out = flamesvg_open(env.s.svg);
+	if (env.s.diff && env.c.folded)
+		die_usage("--diff and -f exclude each other: -f writes what --diff reads");
+	if (env.s.diff)
+		diff = folddiff_open(env.s.diff);
 	return lifecycle_run(&wakers_ops, &env.c, &tool);
 }
