@@ -63,12 +63,13 @@ static bool written_escaped(const char *s, size_t n)
 /* One line of the file (its newline gone): "" when taken, else why not */
 static const char *take_line(struct folddiff *d, char *line, size_t len)
 {
-	char *sp = memrchr(line, ' ', len), *end;
+	char *sp, *end;
 	unsigned long long v;
 	struct fd_val *val;
 
-	if (!len)
+	if (!line || !len)
 		return "";
+	sp = memrchr(line, ' ', len);
 	if (memchr(line, 0, len))
 		return "a NUL byte";
 	if (!sp || sp == line)

@@ -78,7 +78,7 @@ static const char doc[] =
 "    pfwatch -p 185 -j -d 5           # JSON\n"
 "    pfwatch -p 185 -d 10 --pprof pf.pb.gz   # a pprof profile\n"
 "    pfwatch -p 185 -d 10 --svg pf.svg       # a flame graph, and the report\n"
-"    pfwatch -p 185 -d 10 --diff pf.folded   # what grew and shrank since\n"
+"    pfwatch -p 185 -d 10 --diff out.folded  # what grew and shrank since\n"
 "    pfwatch --dwarf -p 185 -f -d 5   # whole stacks, no frame pointers\n";
 
 static const struct argp_option options[] = {

@@ -77,7 +77,7 @@ static const char doc[] =
 "    wakers --dwarf -p 185 -f -d 5   # whole stacks, no frame pointers\n"
 "    wakers -p 185 -d 10 --pprof w.pb.gz --time   # pprof, with time blocked\n"
 "    wakers -p 185 -d 10 --svg w.svg   # a flame graph, and the report\n"
-"    wakers -p 185 -d 10 --diff w.folded # what grew and shrank since\n";
+"    wakers -p 185 -d 10 --diff wakers.folded  # what grew and shrank since\n";
 
 static const struct argp_option options[] = {
 	OPTS_PID,
