@@ -259,6 +259,15 @@ struct folddiff *folddiff_open(const char *path)
 	return d;
 }
 
+struct folddiff *folddiff_for(const char *path, bool folded)
+{
+	if (!path)
+		return NULL;
+	if (folded)
+		die_usage("--diff and -f exclude each other: -f writes what --diff reads");
+	return folddiff_open(path);
+}
+
 void folddiff_free(struct folddiff *d)
 {
 	if (!d)

@@ -10,6 +10,7 @@
 #ifndef SUITE_FOLDDIFF_H
 #define SUITE_FOLDDIFF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,6 +49,9 @@ void folddiff_json(struct folddiff *d, struct json *j, const char *path, size_t 
 /* --diff PATH read at once, before anything is attached; exits with
  * EXIT_USAGE ("--diff: PATH: line 3: no value") when it cannot be */
 struct folddiff *folddiff_open(const char *path);
+/* A stack tool's --diff (path, NULL: none), -f or not (folded): -f writes
+ * what --diff reads, and both exit EXIT_USAGE; then folddiff_open() */
+struct folddiff *folddiff_for(const char *path, bool folded);
 void folddiff_free(struct folddiff *d);
 
 #endif

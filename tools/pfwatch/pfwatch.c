@@ -435,12 +435,8 @@ int main(int argc, char **argv)
 		tool.r.pprof = pprof_open(env.s.pprof, &env.c);
 	if (env.s.svg)
 		tool.r.svg = flamesvg_open(env.s.svg);
-	if (env.s.diff && env.c.folded)
-		die_usage("--diff and -f exclude each other: -f writes what --diff reads");
-	if (env.s.diff) {
-		tool.r.diff = folddiff_open(env.s.diff);
-		tool.r.diff_path = env.s.diff;
-	}
+	tool.r.diff = folddiff_for(env.s.diff, env.c.folded);
+	tool.r.diff_path = env.s.diff;
 	tool.r.opts = &env.c;
 	tool.exp.e = exporter_open(&metrics);
 	return lifecycle_run(&pfwatch_ops, &env.c, &tool);

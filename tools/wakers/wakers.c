@@ -883,9 +883,6 @@ int main(int argc, char **argv)
 		pprof_out = pprof_open(env.s.pprof, &env.c);
 	if (env.s.svg)
 		svg_out = flamesvg_open(env.s.svg);
-	if (env.s.diff && env.c.folded)
-		die_usage("--diff and -f exclude each other: -f writes what --diff reads");
-	if (env.s.diff)
-		diff = folddiff_open(env.s.diff);
+	diff = folddiff_for(env.s.diff, env.c.folded);
 	return lifecycle_run(&wakers_ops, &env.c, &tool);
 }
