@@ -62,6 +62,9 @@ int main(void)
 	CHECK_U64(c.beyond, 5, "arrivals beyond the first CADENCE_KEEP counted, not kept");
 	CHECK(cadence_get(&c, &r) && r.partial && r.period_ns == 3, "a period from the kept ones, "
 	      "said to be partial");
+	cadence_fmt(&r, buf, sizeof(buf));
+	CHECK_STR(buf, "every 3 ns (\u00b1<1%) (from the first arrivals)", "the text says it is "
+		  "partial (both tools print it so)");
 	cadence_free(&c);
 
 	/* the run's budget, shared by its series */

@@ -129,9 +129,6 @@ static void print_cadence(const struct hc_run *r, FILE *f)
 					"ARRIVALS", "PERIOD", "CAUSE");
 			head = true;
 			cadence_fmt(&p, text, sizeof(text));
-			if (p.partial)	/* past CADENCE_KEEP or CADENCE_BUDGET */
-				strncat(text, " (from the first arrivals)",
-					sizeof(text) - strlen(text) - 1);
 			w = esc_width(text);
 			fprintf(f, "  %-14s %8zu  %s%*s %s\n", hc_check_names[c], p.intervals + 1,
 				text, w < 22 ? (int)(22 - w) : 0, "", k->cause);

@@ -90,11 +90,13 @@ void cadence_fmt(const struct cadence_result *r, char *buf, size_t size)
 {
 	char d[32];
 
+	const char *from = r->partial ? " (from the first arrivals)" : "";
+
 	fmt_dur(d, sizeof(d), r->period_ns, DUR_PERIOD);
 	if (r->spread_pct < 0.5)
-		snprintf(buf, size, "every %s (\u00b1<1%%)", d);
+		snprintf(buf, size, "every %s (\u00b1<1%%)%s", d, from);
 	else
-		snprintf(buf, size, "every %s (\u00b1%.0f%%)", d, r->spread_pct);
+		snprintf(buf, size, "every %s (\u00b1%.0f%%)%s", d, r->spread_pct, from);
 }
 
 void cadence_json(struct json *j, const struct cadence *c)

@@ -43,7 +43,9 @@ void cadence_take(struct cadence *dst, struct cadence *src);
 /* The period of c's arrivals (in any order); false with fewer than
  * CADENCE_MIN of them, or when they all came at one instant */
 bool cadence_get(const struct cadence *c, struct cadence_result *r);
-/* "every 250 ms (±1%)"; the spread under 1% reads "±<1%" */
+/* "every 250 ms (±1%)"; the spread under 1% reads "±<1%"; a partial
+ * result (past CADENCE_KEEP or CADENCE_BUDGET) adds " (from the first
+ * arrivals)" */
 void cadence_fmt(const struct cadence_result *r, char *buf, size_t size);
 /* The key "cadence": {"period_ns", "spread_pct", "arrivals", "partial"},
  * or null with fewer than CADENCE_MIN arrivals */

@@ -173,7 +173,7 @@ static void print_cadence(const struct report *rp)
 {
 	const struct silence *s = rp->s;
 	bool head = false;
-	char id[16], text[64];
+	char id[16], text[96];
 
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct intruder *r = &s->rows[i];
@@ -187,9 +187,8 @@ static void print_cadence(const struct report *rp)
 			       "NAME", "ID", "ARRIVALS", "PERIOD");
 		head = true;
 		cadence_fmt(&c, text, sizeof(text));
-		printf("  %-4u %-10s %s %8s %8zu  %s%s\n", r->cpu, silence_kind_name(r->kind),
-		       ESC_COL(r->name, 24), row_id(r, id, sizeof(id)), c.intervals + 1, text,
-		       c.partial ? " (from the first arrivals)" : "");
+		printf("  %-4u %-10s %s %8s %8zu  %s\n", r->cpu, silence_kind_name(r->kind),
+		       ESC_COL(r->name, 24), row_id(r, id, sizeof(id)), c.intervals + 1, text);
 	}
 }
 
