@@ -226,7 +226,9 @@ check_grep "--record writes the format header" '^# cpu pid tid ip addr data_src 
 check_rc "--record output replays" 0 "$HT" --replay "$T/rec.txt"
 check_rc "--record to an unwritable path: exit 2" 2 $SW -d 0.5 --record /nonexistent/dir/r.txt
 kill "$busy" "$idle" 2>/dev/null; wait_wl
-start_wl hitm_sharing idle 0 300
+# (3 s: time enough for the tool to attach on a loaded machine; 300 ms was
+# not, the target gone before "-p" was read)
+start_wl hitm_sharing idle 0 3000
 $SW -p "$WL_PID" >/dev/null 2>"$T/swe.err"
 check_grep "software event: stops when the target exits" 'every traced process has exited' "$T/swe.err"
 timeout 60 $SW -i 0.2 2>/dev/null | head -1 >/dev/null
