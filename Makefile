@@ -74,7 +74,7 @@ endif
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all clean test unit demo bench deps install uninstall workloads asan test-asan man static fuzz test-kernels
+.PHONY: all clean test unit demo bench deps install uninstall workloads asan test-asan man static fuzz test-kernels pictures
 
 BINS := $(patsubst %,$(BINDIR)/%,$(TOOLS))
 
@@ -220,6 +220,11 @@ fuzz:
 
 demo:
 	$(Q)scripts/demo.sh
+
+# docs/img/: the flame graphs of a real run of test_flamesvg, as chromium
+# drew them (scripts/pictures.sh)
+pictures:
+	$(Q)scripts/pictures.sh
 
 bench: all
 	$(Q)bench/run.sh $(if $(QUICK),--quick)

@@ -3,7 +3,8 @@
 
 The docs are the one source: the man page says the same thing.  Handles
 the subset the pages use: # headings, paragraphs, fenced code blocks,
-tables, bullet lists, `code`, **bold** and [links](...).
+tables, bullet lists, `code`, **bold**, [links](...) and pictures
+(a line ![what](img/NAME.png): named, as a man page shows none).
 
 usage: md2man.py docs/TOOL.md VERSION > TOOL.8
 """
@@ -115,6 +116,12 @@ def convert(lines, name, version):
             out.append(inline(text))
             continue
         if not line.strip():
+            i += 1
+            continue
+        m = re.match(r"^!\[[^\]]*\]\(([^)\s]+)\)\s*$", line)
+        if m:
+            out.append(".PP")
+            out.append(inline("(the picture: docs/%s)" % m.group(1)))
             i += 1
             continue
         para = [line.strip()]

@@ -172,6 +172,38 @@ xml_ok() {
 	python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$1" 2>"$T/xml.err"
 }
 
+# png_size FILE...: "WIDTH HEIGHT" of each PNG file, from its IHDR chunk,
+# one line each, in order; "-" for a file that is not one (exit 1): the
+# signature, then IHDR first, 13 bytes long, its CRC right, width and
+# height not 0; IEND last (a file cut short is no PNG).  One python3 for
+# them all: its start is slow on a busy machine
+png_size() {
+	python3 - "$@" <<'EOF'
+import struct, sys, zlib
+bad = 0
+for name in sys.argv[1:]:
+    try:
+        b = open(name, 'rb').read()
+    except OSError:
+        b = b''
+    ok = len(b) >= 57 and b[:8] == b'\x89PNG\r\n\x1a\n' and b[8:16] == b'\0\0\0\x0dIHDR' \
+        and b[-12:] == b'\0\0\0\0IEND\xaeB`\x82' \
+        and struct.unpack('>I', b[29:33])[0] == zlib.crc32(b[12:29])
+    w, h = struct.unpack('>II', b[16:24]) if ok else (0, 0)
+    if ok and w and h:
+        print(w, h)
+    else:
+        print('-')
+        bad = 1
+sys.exit(bad)
+EOF
+}
+
+# png_ok FILE...: each FILE is a PNG (png_size)
+png_ok() {
+	png_size "$@" >/dev/null
+}
+
 # svg_get FILE EXPR: python3 expression over the frames f, a list of
 # (name, kind, value, depth) from the file's <g class="f"> elements
 svg_get() {

@@ -205,3 +205,61 @@ for t in $TOOLS; do
 	check "$t -h exits 0 with USAGE and EXAMPLES" sh -c "'$BIN/$t' -h | grep -q USAGE && '$BIN/$t' -h | grep -q EXAMPLES"
 	check "$t -V names the tool and its version" sh -c "'$BIN/$t' -V | grep -Eq '^$t [0-9]'"
 done
+
+# Pictures: every ![...](FILE) of README.md and docs/*.md (and <img
+# src="FILE">) is a file there, a whole PNG (png_size: signature, IHDR,
+# IEND) of at most 300 kB; every file of docs/img/ is shown by a page.
+# picture_problems DIR: one line per problem of the tree at DIR
+picture_problems() {
+	local dir=$1 page ref f size i=0 files
+	: >"$T/pics.refs"
+	for page in "$dir"/README.md "$dir"/docs/*.md; do
+		grep -oE '!\[[^]]*\]\([^) ]+\)|<img [^>]*src="[^"]+"' "$page" |
+			sed -E 's/^!\[[^]]*\]\(([^) ]+)\)$/\1/; s/^<img .*src="([^"]+)"$/\1/' |
+			while IFS= read -r ref; do
+				printf '%s\t%s\t%s\n' "${page#"$dir"/}" "$ref" "$(realpath -m "$(dirname "$page")/$ref")"
+			done >>"$T/pics.refs"
+	done
+	# one png_size for them all, line for line
+	mapfile -t files < <(cut -f3 "$T/pics.refs")
+	[ ${#files[@]} = 0 ] || png_size "${files[@]}" >"$T/pics.sizes"
+	while IFS=$'\t' read -r page ref f; do
+		i=$((i + 1))
+		size=$(sed -n "${i}p" "$T/pics.sizes")
+		if [ ! -f "$f" ]; then
+			echo "$page: $ref: no such file"
+		elif [ "$size" = - ]; then
+			echo "$page: $ref: not a PNG"
+		elif [ "$(stat -c %s "$f")" -gt 307200 ]; then
+			echo "$page: $ref: $(stat -c %s "$f") bytes, more than 300 kB"
+		fi
+	done <"$T/pics.refs"
+	for f in "$dir"/docs/img/*; do
+		[ -e "$f" ] || continue
+		cut -f3 "$T/pics.refs" | grep -qxF "$(realpath -m "$f")" ||
+			echo "docs/img/${f##*/}: shown by no page"
+	done
+}
+picture_problems "$ROOT" >"$T/pics.out"
+if [ -s "$T/pics.out" ]; then
+	fail "the pictures of the docs are whole PNG files, each shown ($(wc -l <"$T/pics.out") problems)"
+	sed 's/^/#   /' "$T/pics.out"
+else
+	pass "the pictures of the docs are whole PNG files, each shown"
+fi
+for p in README offcputime wakers pfwatch syswatch hotcheck hitmtop; do
+	f=$ROOT/docs/$p.md
+	[ "$p" = README ] && f=$ROOT/README.md
+	check_grep "$p's page shows a flame graph of a real run" '^!\[[^]]+\]\((docs/)?img/[a-z]+\.png\)$' "$f"
+done
+# the check itself, on a copy: a link to no file, a file that is no PNG
+# (a PNG cut short), a picture no page shows
+rm -rf "$T/pt" && mkdir -p "$T/pt/docs/img"
+cp "$ROOT/README.md" "$T/pt/" && cp "$ROOT"/docs/*.md "$T/pt/docs/" && cp "$ROOT"/docs/img/* "$T/pt/docs/img/"
+printf '\n![gone](img/gone.png)\n' >>"$T/pt/docs/wakers.md"
+head -c 2000 "$ROOT/docs/img/offcputime.png" >"$T/pt/docs/img/offcputime.png"
+cp "$ROOT/docs/img/wakers.png" "$T/pt/docs/img/unshown.png"
+picture_problems "$T/pt" >"$T/pics.bad"
+check_grep "a link to a missing picture is named" '^docs/wakers.md: img/gone.png: no such file$' "$T/pics.bad"
+check_grep "a picture cut short is named" '^README.md: docs/img/offcputime.png: not a PNG$' "$T/pics.bad"
+check_grep "a picture no page shows is named" '^docs/img/unshown.png: shown by no page$' "$T/pics.bad"

@@ -3,9 +3,11 @@
 # driven by puppeteer-core: scripts/deps.sh --test installs both).
 OC=$BIN/offcputime
 export WL_TMP=$T	# where evil_names writes its patched copy
-# the screenshot outlives $T: an artefact of the run
+# the screenshots outlive $T: artefacts of the run; picture-TOOL.png, one
+# per tool, is what scripts/pictures.sh copies into docs/img/
 ART=$BUILD/artefacts
 mkdir -p "$ART"
+rm -f "$ART"/picture-*.png
 
 # 1. bad destinations: exit 2, named, before anything is attached
 check_bad_inputs "$OC" "--svg /nonexistent/dir/x.svg -d 1" "--svg '' -d 1" "--svg - -d 1"
@@ -38,19 +40,8 @@ check_eq "it is a user frame, its kernel frames kernel ones" \
 check_eq "the threads are the frames above the root" \
 	"$(svg_get "$T/a.svg" "sorted(set(n for n, k, v, d in f if d == 1))")" "['ocpu_blocker', 'ocpu_main']"
 
-# 3. the same in Debian's chromium: widths, zoom, search, hover, no error
-node_dir=$ROOT/tests/browser
-if [ ! -x /usr/bin/chromium ] || [ ! -d "$node_dir/node_modules/puppeteer-core" ]; then
-	fail "the browser check needs chromium and puppeteer-core (scripts/deps.sh --test)"
-else
-	share=$(awk -v h="$here" -v t="$total" 'BEGIN { printf "%.6f", 100 * h / t }')
-	node "$node_dir/flamesvg.js" "$T/a.svg" offcpu_block_here "$share" "$ART/flamesvg-offcputime.png" \
-		>"$T/browser.out" 2>&1
-	cat "$T/browser.out"
-	check_grep "the browser check ran (a screenshot kept)" '^ok - .*no JavaScript error' "$T/browser.out"
-	check "the screenshot is a PNG" python3 -c \
-		'import sys; sys.exit(open(sys.argv[1], "rb").read(8) != b"\x89PNG\r\n\x1a\n")' "$ART/flamesvg-offcputime.png"
-fi
+# 3. (in the browser, below: every graph in one launch of chromium)
+share=$(awk -v h="$here" -v t="$total" 'BEGIN { printf "%.6f", 100 * h / t }')
 
 # 4. hostile names: evil_names' comm and function hold ESC and a newline;
 #    in the SVG they are escaped (\xNN) and the file is still XML
@@ -134,3 +125,58 @@ check_eq "syswatch: the root, nanosleep (a kernel frame) and sw_slow_here (user)
 	"([$slow_us], [(2, $slow_us), (3, $slow_us)])"
 check_rc "syswatch: --svg without --slower-than exits 2" 2 "$BIN/syswatch" --svg "$T/x.svg" -d 1
 check_grep "syswatch: and says why" '--svg applies to --slower-than only' "$T/rc.err"
+
+# 8. hotcheck's bundle: docs/diagnosis.md's workload (diag_latency, its
+#    flusher holding the book lock over a 4 ms journal write, twice in
+#    3 s), its hot thread traced with -o; blocks.svg holds the blocks in
+#    book_lock_wait.  At the highest priority, in an autogroup of its own
+#    (as test_docs runs it): with both CPUs busy, diag_hot must still be
+#    asking for the lock while the flusher holds it
+WL_GOFILE=$(mktemp -u "$T/go.XXXXXX")
+WL_GO=$WL_GOFILE start_cmd nice -n -20 setsid "$WL/diag_latency" 1 3 1 1 3
+read -r DPID DHOT DSTATS DFLUSH <"$WL_OUT"
+echo -20 >/proc/"$DPID"/autogroup
+run_released "$T/h9" "$T/e9" tracing 'touch "$WL_GOFILE"' \
+	"$BIN/hotcheck" -t "$DHOT" -C 1 -o "$T/hc" -d 60
+wait_wl
+check "hotcheck -o: blocks.svg is well-formed XML" xml_ok "$T/hc/blocks.svg"
+check_eq "hotcheck -o: blocks.svg holds the two blocks in book_lock_wait" \
+	"$(svg_get "$T/hc/blocks.svg" "len([n for n, k, v, d in f if n == 'book_lock_wait']) > 0")" True
+
+# 8b. hitmtop --svg on a replay (no PMU here): the samples hitm_gen
+#     builds from a running hitm_sharing (both patterns), as
+#     docs/hitmtop.md shows them; the frame of false_pair's second offset
+start_wl hitm_sharing both 2000000 60000
+for i in $(seq 1 500); do grep -q '^ready' "$WL_OUT" && break; sleep 0.01; done
+"$WL/hitm_gen" "$WL_OUT" false:200 true:100 nonhitm:40 heap:20 >"$T/hm.txt"
+check_rc "hitmtop --replay --svg exits 0" 0 "$BIN/hitmtop" --replay "$T/hm.txt" --svg "$T/hm.svg"
+kill "$WL_PID" 2>/dev/null
+wait_wl
+check "hitmtop: the SVG is well-formed XML" xml_ok "$T/hm.svg"
+check_eq "hitmtop: false_pair's offset +0x8 holds its 400 samples" \
+	"$(svg_get "$T/hm.svg" "[v for n, k, v, d in f if n == '+0x8 false_pair+0x8']")" "[400]"
+
+# 9. in Debian's chromium, one launch: offcputime's graph used as a reader
+#    would (widths, zoom, search, hover, no error), then each tool's graph
+#    as it opens, kept as a picture (picture-TOOL.png, 1200 px wide)
+node_dir=$ROOT/tests/browser
+if [ ! -x /usr/bin/chromium ] || [ ! -d "$node_dir/node_modules/puppeteer-core" ]; then
+	fail "the browser check needs chromium and puppeteer-core (scripts/deps.sh --test)"
+else
+	node "$node_dir/flamesvg.js" "$T/a.svg" offcpu_block_here "$share" "$ART/flamesvg-offcputime.png" \
+		"$ART/picture-offcputime.png" "$T/a.svg" offcpu_block_here \
+		"$ART/picture-wakers.png" "$T/w.svg" wakers_poke_target \
+		"$ART/picture-pfwatch.png" "$T/p.svg" pf_touch_fresh_pages \
+		"$ART/picture-syswatch.png" "$T/s.svg" sw_slow_here \
+		"$ART/picture-hotcheck.png" "$T/hc/blocks.svg" book_lock_wait \
+		"$ART/picture-hitmtop.png" "$T/hm.svg" "+0x8 false_pair+0x8" \
+		>"$T/browser.out" 2>&1
+	cat "$T/browser.out"
+	check_grep "the browser check ran (a screenshot kept)" '^ok - .*: no JavaScript error on the page$' "$T/browser.out"
+	pics="offcputime wakers pfwatch syswatch hotcheck hitmtop"
+	png_size "$ART/flamesvg-offcputime.png" $(for t in $pics; do echo "$ART/picture-$t.png"; done) \
+		>"$T/png.out"
+	check_eq "the screenshot and the pictures are PNG files, the pictures 1200 px wide" \
+		"$(sed 1d "$T/png.out" | cut -d' ' -f1 | tr '\n' ' ')$(head -1 "$T/png.out" | cut -d' ' -f1)" \
+		"1200 1200 1200 1200 1200 1200 1200"
+fi

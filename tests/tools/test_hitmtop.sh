@@ -137,6 +137,40 @@ check_eq "heap: offsets 16 and 24, false sharing" \
 	"$(jget "$T/heap.json" '([o["offset"] for o in d["lines"][0]["offsets"]], d["lines"][0]["verdict"])')" \
 	"([16, 24], 'false sharing')"
 
+# 7b. --svg: the lines with HITMs as a flame graph, process -> line ->
+#     offset -> code, each code address's samples (loads + stores) on its
+#     offset its width: the same numbers as the JSON of the same replay
+"$WL/hitm_gen" "$WL_OUT" true:50 false:10 heap:10 >"$T/svg.txt"
+"$HT" --replay "$T/svg.txt" -j --svg "$T/h.svg" >"$T/svg.json" 2>"$T/svg.err"
+check_eq "--svg: exit 0, the JSON report still printed" "$?$(json_ok "$T/svg.json" && echo ok)" 0ok
+check "--svg: the SVG is well-formed XML" xml_ok "$T/h.svg"
+check_grep "--svg: the title says what, of which replay, in which unit" \
+	"<text id=\"title\"[^>]*>hitmtop: loads and stores on the lines with HITMs, by line, offset and code of the replay of $T/svg.txt</text>" "$T/h.svg"
+check_grep "--svg: the total is the samples counted" "Total $(jget "$T/svg.json" 'd["counted"]') samples;" "$T/h.svg"
+check_eq "--svg: the root holds every sample counted, the process below it" \
+	"$(svg_get "$T/h.svg" "([v for n, k, v, d in f if d == 0], [n for n, k, v, d in f if d == 1])")" \
+	"($(jget "$T/svg.json" '[d["counted"]]'), ['pid $(awk 'NR == 1 { print $1 }' "$WL_OUT")'])"
+check_eq "--svg: a frame per line, its samples those of the JSON" \
+	"$(svg_get "$T/h.svg" "sorted((n[:n.index(' (line ')], v) for n, k, v, d in f if d == 2)")" \
+	"$(jget "$T/svg.json" 'sorted((l["symbol"] or l["mapping"], l["loads"] + l["stores"]) for l in d["lines"])')"
+check_eq "--svg: a frame per offset (its variable), above its line" \
+	"$(svg_get "$T/h.svg" "sorted((n, v) for n, k, v, d in f if d == 3)")" \
+	"$(jget "$T/svg.json" 'sorted(("+0x%x %s" % (o["offset"], o["symbol"] or "-"), sum(c["samples"] for c in o["code"])) for l in d["lines"] for o in l["offsets"])')"
+check_eq "--svg: a frame per code address (function file:line), above its offset" \
+	"$(svg_get "$T/h.svg" "sorted((n, v) for n, k, v, d in f if d == 4)")" \
+	"$(jget "$T/svg.json" 'sorted(("%s %s" % (c["symbol"], c["source"]), c["samples"]) for l in d["lines"] for o in l["offsets"] for c in o["code"])')"
+check_eq "--svg: false sharing reads as two offsets of one line, each under its own writer" \
+	"$(svg_get "$T/h.svg" "sorted(n.split()[0] for n, k, v, d in f if d == 4 and n.startswith('hitm_false_writer'))")" \
+	"['hitm_false_writer_a', 'hitm_false_writer_a', 'hitm_false_writer_b', 'hitm_false_writer_b']"
+check_eq "--svg: code and variables are user frames, an offset without a variable unresolved" \
+	"$(svg_get "$T/h.svg" "sorted(set((d, k) for n, k, v, d in f if d >= 2)), sorted(set(k for n, k, v, d in f if n.endswith(' -')))")" \
+	"([(2, 2), (3, 2), (3, 6), (4, 2)], [6])"
+check_rc "--svg with --load-only exits 2" 2 "$HT" --load-only --svg "$T/x.svg"
+check_grep "--svg with --load-only: said why" '--load-only and --svg exclude each other' "$T/rc.err"
+check_rc "an unwritable --svg exits 2" 2 "$HT" --replay "$T/svg.txt" --svg /nonexistent/dir/h.svg
+check_grep "the unwritable --svg is named with the reason" \
+	'--svg: cannot write /nonexistent/dir/h.svg: No such file or directory' "$T/rc.err"
+
 # 8. Malformed lines: reported with their line numbers, skipped, no crash.
 "$WL/hitm_gen" "$WL_OUT" comment true:5 malformed true:5 >"$T/bad.txt" 2>"$T/bad.lines"
 "$HT" --replay "$T/bad.txt" -j >"$T/bad.json" 2>"$T/bad.err"

@@ -28,6 +28,7 @@
 #include "pmu.h"
 #include "events.h"
 #include "perfev.h"
+#include "flame.h"
 #include "report.h"
 #include "sym.h"
 #include "announce.h"
@@ -43,6 +44,7 @@ static struct env {
 	uint64_t max_lines;
 	const char *record;
 	const char *replay;
+	const char *svg;	/* --svg FILE */
 	bool load_only;
 	bool sampling_set;	/* --ldlat or --period given */
 } env = {
@@ -67,7 +69,7 @@ static const char doc[] =
 "Needs a memory-sampling PMU: Intel PEBS or AMD IBS (exit 3 without).\n"
 "\n"
 "USAGE: hitmtop [-p PID] [-C LIST] [-i SECS] [-d SECS] [-n LINES] [-j]\n"
-"               [--record FILE] [--replay FILE]\n"
+"               [--record FILE] [--replay FILE] [--svg FILE]\n"
 "\n"
 "EXAMPLES:\n"
 "    hitmtop                     # every process, refreshed every second\n"
@@ -76,6 +78,7 @@ static const char doc[] =
 "    hitmtop -d 10 --record s.txt   # keep every sample in s.txt\n"
 "    hitmtop --replay s.txt      # report on recorded samples\n"
 "    hitmtop --replay s.txt -j   # the same, as JSON\n"
+"    hitmtop --replay s.txt --svg h.svg   # and its flame graph\n"
 "    hitmtop --load-only -v      # check that the BPF program loads\n";
 
 static const struct argp_option options[] = {
@@ -89,6 +92,8 @@ static const struct argp_option options[] = {
 	{ "record", OPT_RECORD, "FILE", 0, "Write every sample to FILE (text, see --replay)", 0 },
 	{ "replay", OPT_REPLAY, "FILE", 0, "Read samples from FILE instead of sampling "
 	  "('cpu pid tid ip addr data_src weight' a line; - for stdin)", 0 },
+	{ "svg", OPT_SVG, "FILE", 0, "Also write every line with a HITM as an interactive flame "
+	  "graph, one self-contained SVG file: line, offset, code; widths in samples", 0 },
 	{ "ldlat", OPT_LDLAT, "CYCLES", 0, "Intel: sample loads of at least CYCLES latency (default 30)", 0 },
 	{ "period", OPT_PERIOD, "N", 0, "One sample every N loads or stores (default 2000)", 0 },
 	{ "max-lines", OPT_MAX_LINES, "N", 0, "Room for N cache lines in the kernel, and in memory "
@@ -135,6 +140,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_LOAD_ONLY:
 		env.load_only = true;
 		break;
+	case OPT_SVG:
+		env.svg = arg;
+		break;
 	default:
 		return common_parse_opt(key, arg, state, &env.c);
 	}
@@ -156,8 +164,9 @@ static void check_options(void)
 			die_usage("--ldlat and --period tune sampling; they do not apply "
 				  "to --replay");
 	}
-	if (env.load_only && env.record)
-		die_usage("--load-only and --record exclude each other (nothing is sampled)");
+	if (env.load_only && (env.record || env.svg))
+		die_usage("--load-only and %s exclude each other (nothing is sampled)",
+			  env.record ? "--record" : "--svg");
 	if (!env.interval_set && !env.c.json)
 		env.interval = 1;
 }
@@ -187,6 +196,7 @@ static struct tool {
 	struct cpu_list cpus;	/* sampled */
 	struct perfev_set *ev;	/* the sampling events */
 	FILE *rec;		/* --record */
+	FILE *svg;		/* --svg, opened with the options */
 	uint64_t next_report;
 	bool tty;
 } tool;
@@ -201,6 +211,32 @@ static void report(bool redraw)
 	};
 
 	hitm_report(&ro, &tool.sym, &tool.agg, &tool.t, redraw);
+}
+
+/* --svg, once, with the final report: the lines, offsets and code of the
+ * whole run (or file) as a flame graph */
+static void svg_report(void)
+{
+	char who[4200], window[96];
+	struct flamesvg_meta m = { .tool = "hitmtop", .target = who, .unit = "samples",
+				   .what = "loads and stores on the lines with HITMs, by line, "
+					   "offset and code" };
+	struct flamesvg *g;
+
+	if (!tool.svg)
+		return;
+	if (env.replay) {
+		snprintf(who, sizeof(who), "the replay of %s", env.replay);
+	} else {
+		common_opts_target(&env.c, who, sizeof(who));
+		flamesvg_run_window(window, sizeof(window));
+		m.window = window;
+	}
+	g = flamesvg_new();
+	hitm_flame(g, &tool.sym, &tool.agg);
+	flamesvg_finish(g, tool.svg, &m);	/* a failure is said, and the exit is 2 */
+	flamesvg_free(g);
+	tool.svg = NULL;
 }
 
 /* probe(): the symbolizer that names what is shown (exit 3 without), and
@@ -292,6 +328,7 @@ int hitmtop_replay_collect(struct lifecycle *lc)
 void hitmtop_replay_report(struct lifecycle *lc)
 {
 	report(false);
+	svg_report();
 }
 
 int hitmtop_replay_finish(struct lifecycle *lc)
@@ -520,6 +557,7 @@ void hitmtop_detach(struct lifecycle *lc)
 void hitmtop_report(struct lifecycle *lc)
 {
 	live_report(lc, true);
+	svg_report();
 }
 
 int hitmtop_finish(struct lifecycle *lc)
@@ -556,5 +594,7 @@ int main(int argc, char **argv)
 	check_options();
 	if (env.load_only)
 		return load_only();
+	if (env.svg)
+		tool.svg = flamesvg_open(env.svg);
 	return lifecycle_run(env.replay ? &hitmtop_replay_ops : &hitmtop_ops, &env.c, &tool);
 }
