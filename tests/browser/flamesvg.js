@@ -6,11 +6,16 @@
 // a click on its widest frame makes that frame the full width, the search
 // finds it and states its share, hovering names it, and the page raises no
 // JavaScript error.  Each check is one TAP line ("ok - ..." / "not ok - ...").
+// Then, in the same browser, a differential graph (--svg with --diff):
+//   ... --diff DIFF_SVG GREW SHRUNK SCREENSHOT2
+// GREW's frames are filled red-ish, SHRUNK's blue-ish, the legend's ramp
+// runs from blue to red with its values, hovering GREW gives its before,
+// after and change, and the page raises no JavaScript error.
 'use strict';
 const path = require('path');
 const puppeteer = require('puppeteer-core');
 
-const [svg, fn, expectArg, shot] = process.argv.slice(2);
+const [svg, fn, expectArg, shot, diffFlag, dsvg, grew, shrunk, dshot] = process.argv.slice(2);
 const expected = Number(expectArg);
 const name = process.env.TEST_FILE || 'flamesvg.js';
 let failed = 0;
@@ -25,6 +30,71 @@ function near(got, want, pct) {
 	return Number.isFinite(got) && Math.abs(got - want) <= Math.abs(want) * pct / 100;
 }
 
+// The fill of each frame named n as the browser paints it: [r, g, b]
+function fills(page, n) {
+	return page.evaluate((n) => [...document.querySelectorAll('g.f')]
+		.filter((g) => { const t = g.querySelector('title').textContent;
+				 return t.slice(0, t.lastIndexOf(' (')) === n; })
+		.map((g) => getComputedStyle(g.querySelector('rect')).fill.match(/\d+/g).map(Number)), n);
+}
+
+const reddish = (c) => c[0] - c[2] >= 30 && c[0] - c[1] >= 30;
+const bluish = (c) => c[2] - c[0] >= 30;
+
+// A page showing file, its JavaScript errors collected in errors
+async function open(browser, file, height, errors) {
+	const page = await browser.newPage();
+	page.on('pageerror', (e) => errors.push(String(e)));
+	page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+	await page.setViewport({ width: 1200, height });
+	await page.goto('file://' + path.resolve(file), { waitUntil: 'load' });
+	return page;
+}
+
+async function checkDiff(browser) {
+	const errors = [];
+	const page = await open(browser, dsvg, 600, errors);
+	const up = await fills(page, grew), down = await fills(page, shrunk);
+	check(`diff: ${grew}'s frames are red-ish (grew)`, up.length > 0 && up.every(reddish),
+	      JSON.stringify(up));
+	check(`diff: ${shrunk}'s frames are blue-ish (shrank)`, down.length > 0 && down.every(bluish),
+	      JSON.stringify(down));
+	const legend = await page.evaluate(() => {
+		const l = document.getElementById('diff-legend');
+		if (!l)
+			return null;
+		const ramp = [...l.querySelectorAll('rect.ramp')].map((r) => ({
+			c: Number(r.getAttribute('data-c')),
+			rgb: getComputedStyle(r).fill.match(/\d+/g).map(Number),
+		}));
+		return { ramp, text: l.textContent, w: l.getBBox().width,
+			 title: document.getElementById('title').textContent };
+	});
+	check('diff: the legend shows the colour ramp, blue to red, with its values',
+	      legend && legend.w > 100 && legend.ramp.length === 11 &&
+	      bluish(legend.ramp[0].rgb) && reddish(legend.ramp[10].rgb) &&
+	      legend.ramp[0].c === -legend.ramp[10].c && legend.ramp[10].c > 0 &&
+	      legend.text.includes(`-${legend.ramp[10].c} `) && legend.text.includes(`+${legend.ramp[10].c} `) &&
+	      /shrank/.test(legend.text) && /grew/.test(legend.text),
+	      legend && legend.text.replace(/\s+/g, ' '));
+	check('diff: the title says what the run is set against', legend && / against \S/.test(legend.title),
+	      legend && legend.title);
+	const el = (await page.evaluateHandle((n) => [...document.querySelectorAll('g.f')]
+		.find((g) => g.querySelector('title').textContent.startsWith(n + ' (')), grew)).asElement();
+	if (el) {
+		await el.hover();
+		const det = await page.$eval('#details', (e) => e.textContent);
+		check(`diff: hovering ${grew} gives its value now, before and the change`,
+		      /^\S+: (\d+) \S+, .*; before (\d+) \S+, change \+(\d+) /.test(det) &&
+		      (([, a, b, c]) => +a - +b === +c)(/: (\d+) .*before (\d+) .*change \+(\d+)/.exec(det)), det);
+		await page.mouse.move(0, 0);
+	} else {
+		check(`diff: ${grew} is a frame`, false);
+	}
+	await (await page.$('svg')).screenshot({ path: dshot });
+	check('diff: no JavaScript error on the page', errors.length === 0, errors.join('; '));
+}
+
 (async () => {
 	const browser = await puppeteer.launch({
 		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -32,12 +102,8 @@ function near(got, want, pct) {
 		args: ['--no-sandbox', '--disable-gpu', '--allow-file-access-from-files'],
 	});
 	try {
-		const page = await browser.newPage();
 		const errors = [];
-		page.on('pageerror', (e) => errors.push(String(e)));
-		page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-		await page.setViewport({ width: 1200, height: 900 });
-		await page.goto('file://' + path.resolve(svg), { waitUntil: 'load' });
+		const page = await open(browser, svg, 900, errors);
 
 		// the frames as drawn: rect widths over the full width (the root's)
 		const drawn = await page.evaluate((fn) => {
@@ -121,6 +187,8 @@ function near(got, want, pct) {
 
 		await page.screenshot({ path: shot, fullPage: true });
 		check('no JavaScript error on the page', errors.length === 0, errors.join('; '));
+		if (diffFlag === '--diff')
+			await checkDiff(browser);
 	} finally {
 		await browser.close();
 	}

@@ -507,8 +507,8 @@ static void report(struct stackstore *st, struct stacksym *sym,
 		pprof_finish(pp, pprof_out);
 		pprof_free(pp);
 	}
-	if (svg)
-		flamesvg_finish_run(svg, svg_out, "offcputime", "off-CPU time", "us", &env.c);
+	if (svg)	/* with --diff: the differential graph */
+		flamesvg_finish_run(folddiff_graph(diff, env.s.diff, svg), svg_out, "offcputime", "off-CPU time", "us", &env.c);
 	free(l);
 	if (fo) {
 		folded_print(fo, stdout);
