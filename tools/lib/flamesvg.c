@@ -64,32 +64,46 @@ void flamesvg_free(struct flamesvg *g)
 	free(g);
 }
 
-static const char *intern(struct flamesvg *g, const char *s)
+/* The child of node at named name of kind kind, created when create
+ * (else NULL if there is none) */
+static uint32_t *child_of(struct flamesvg *g, uint32_t at, const char *name, unsigned char kind,
+			  bool create)
 {
-	return hashmap_key(g->names, hashmap_get_blob(g->names, s, strlen(s) + 1, NULL));
+	size_t len = strlen(name) + 1;
+	void *in = create ? hashmap_get_blob(g->names, name, len, NULL) :
+			    hashmap_lookup_blob(g->names, name, len);
+	struct fchild_key k = { .parent = at, .kind = kind < FLAME_KINDS ? kind : FLAME_USER };
+	bool created = false;
+	uint32_t *child;
+
+	if (!in)
+		return NULL;
+	k.name = (uint64_t)(uintptr_t)hashmap_key(g->names, in);
+	child = create ? hashmap_get(g->children, &k, &created) : hashmap_lookup(g->children, &k);
+	if (created) {
+		*child = (uint32_t)g->nodes.n;
+		vec_push(&g->nodes, ((struct fnode){ .name = (const char *)(uintptr_t)k.name,
+						     .parent = at, .kind = (uint8_t)k.kind }));
+	}
+	return child;
 }
 
 /* One stack: value (this run's) and before (the earlier run's) added
- * along its path */
+ * along its path.  A stack with nothing now but something before (gone)
+ * adds to the frames that exist and stops at the first that does not: a
+ * frame with nothing now is never drawn (the stack is counted apart) */
 static void add_path(struct flamesvg *g, const char *const *names, const unsigned char *kinds,
 		     int n, uint64_t value, uint64_t before)
 {
-	uint32_t at = 0;
+	bool gone = !value && before;
+	uint32_t at = 0, *child;
 
 	g->nodes.v[0].value += value;
 	g->nodes.v[0].before += before;
 	for (int i = 0; i < n; i++) {
-		const char *name = intern(g, names[i] ? names[i] : "[unknown]");
-		struct fchild_key k = { .name = (uint64_t)(uintptr_t)name, .parent = at,
-					.kind = kinds[i] < FLAME_KINDS ? kinds[i] : FLAME_USER };
-		bool created;
-		uint32_t *child = hashmap_get(g->children, &k, &created);
-
-		if (created) {
-			*child = (uint32_t)g->nodes.n;
-			vec_push(&g->nodes, ((struct fnode){ .name = name, .parent = at,
-							     .kind = (uint8_t)k.kind }));
-		}
+		child = child_of(g, at, names[i] ? names[i] : "[unknown]", kinds[i], !gone);
+		if (!child)
+			return;
 		at = *child;
 		g->nodes.v[at].value += value;
 		g->nodes.v[at].before += before;

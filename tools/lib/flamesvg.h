@@ -83,7 +83,8 @@ void flamesvg_add_folded(struct flamesvg *g, const char *stack, uint64_t value);
 
 /* One line of folded output (as flamesvg_add_folded()) with its value
  * in the earlier run (before) and in this one (after): the graph becomes
- * a differential one */
+ * a differential one.  A line with nothing now (gone) adds its before to
+ * the frames that exist only: add the lines of this run first */
 void flamesvg_add_diff(struct flamesvg *g, const char *stack, uint64_t before, uint64_t after);
 /* What the title says the graph is set against ("against PATH") */
 void flamesvg_against(struct flamesvg *g, const char *path);
