@@ -475,6 +475,19 @@ static void test_diff(void)
 	CHECK_STR(fill, "hsl(0,80%,90%)", "the least growth: the lightest red");
 	flamesvg_diff_fill(fill, sizeof(fill), -3, 4);
 	CHECK_STR(fill, "hsl(220,80%,60%)", "-3 of 4: lightness 90 - 30");
+	flamesvg_diff_fill(fill, sizeof(fill), INT64_MAX / 2, INT64_MAX);
+	CHECK_STR(fill, "hsl(0,80%,70%)", "values near 2^63: the same rule, no overflow");
+
+	/* a file's values as large as 64 bits: the change held to INT64_MAX */
+	g = flamesvg_new();
+	flamesvg_add_diff(g, "app;big", UINT64_MAX - 1, 1);
+	svg = write_svg(g, 0, &st, NULL);
+	CHECK(strstr(svg, "<title>big (1 us, 100.00%; before 18446744073709551614, change "
+			  "-9223372036854775807 us)</title><rect") != NULL &&
+	      strstr(svg, "fill=\"hsl(220,80%,50%)\"/><text x=\"13.00\" y=\"-36\">big") != NULL,
+	      "a change past 2^63: said as the largest, shrunk, full blue");
+	free(svg);
+	flamesvg_free(g);
 }
 
 int main(void)

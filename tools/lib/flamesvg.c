@@ -331,14 +331,17 @@ struct layout {
 	uint64_t max_abs;		/* differential: the largest |change| drawn */
 };
 
-static int64_t change_of(const struct fdraw *d)
-{
-	return (int64_t)(d->value - d->before);
-}
-
+/* |after - before|, held to INT64_MAX (a file's values go up to 2^64 - 1) */
 static uint64_t abs_change(const struct fdraw *d)
 {
-	return d->value >= d->before ? d->value - d->before : d->before - d->value;
+	uint64_t a = d->value >= d->before ? d->value - d->before : d->before - d->value;
+
+	return a > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : a;
+}
+
+static int64_t change_of(const struct fdraw *d)
+{
+	return d->value >= d->before ? (int64_t)abs_change(d) : -(int64_t)abs_change(d);
 }
 
 static uint32_t subtree_size(const struct layout *L, uint32_t n)
@@ -449,6 +452,10 @@ void flamesvg_diff_fill(char *buf, size_t size, int64_t change, uint64_t max_abs
 	}
 	if (a > max_abs)
 		a = max_abs;
+	if (max_abs > 1ull << 56) {	/* 80 * a and 2 * max_abs within 64 bits */
+		a >>= 8;
+		max_abs >>= 8;
+	}
 	/* 90 - round(40 * a / max_abs), in integers */
 	light = 90 - (int)((80 * a + max_abs) / (2 * max_abs));
 	snprintf(buf, size, "hsl(%d,80%%,%d%%)", change > 0 ? 0 : 220, light);
@@ -624,7 +631,9 @@ static void diff_legend(struct sbuf *b, const struct flamesvg_meta *m, int x, in
 	sb_str(b, "</text>\n");
 	x += (int)((double)(strlen(left) + strlen(m->unit) + 1) * CHAR_W);
 	for (int i = -steps; i <= steps; i++) {
-		int64_t c = max_abs ? (int64_t)(max_abs * (uint64_t)(i < 0 ? -i : i) / steps) : 0;
+		uint64_t step = (uint64_t)(i < 0 ? -i : i);
+		/* max_abs * step / steps, within 64 bits (max_abs <= INT64_MAX) */
+		int64_t c = (int64_t)(max_abs / steps * step + max_abs % steps * step / steps);
 		char fill[48];
 
 		c = i < 0 ? -c : c;
