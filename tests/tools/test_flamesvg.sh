@@ -52,7 +52,7 @@ check "--diff: the SVG is well-formed XML" xml_ok "$T/d.svg"
 check_grep "--diff: the plain report says what it is set against" \
 	"^against $T/f1: $total us before, [0-9]+ us now" "$T/d.out"
 check_eq "--diff: the plain report lists the sleeps' stacks as shrunk to 0, with before and after" \
-	"$(awk '/^  shrank most/ { s = 1; next } /^  [a-z]/ { s = 0 } s && $NF ~ /;offcpu_block_here;/ { c += $1; b += $2; a += $3 } END { print c, b, a }' "$T/d.out")" \
+	"$(awk '/^  shrank most/ { s = 1; next } /^  [a-z]/ { s = 0 } s && $0 ~ /;offcpu_block_here;/ { c += $1; b += $2; a += $3 } END { print c, b, a }' "$T/d.out")" \
 	"-$here $here 0"
 check_grep "--diff: the plain report lists the vfork wait as grown from 0" \
 	'^ +\+[0-9]+ +0 +[0-9]+  ocpu_blocker;start_thread;blocker;vfork;' "$T/d.out"
