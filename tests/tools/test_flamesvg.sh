@@ -141,7 +141,7 @@ check_grep "wakers --svg: the plain report is still printed" 'wakers_poke_target
 
 # 7. pfwatch: pf_toucher touches 2000 fresh pages in pf_touch_fresh_pages
 #    (one fault each) once released; the graph holds the folded faults
-start_wl pf_toucher 2000
+start_wl pf_toucher 2000 60000	# SIGUSR1 ends its wait; 60 s for a slow start (ASan, a busy machine)
 run_released "$T/f7" "$T/e7" 'tracing page faults' release_usr1 \
 	"$BIN/pfwatch" -p "$WL_PID" -f --svg "$T/p.svg" -d 30
 wait_wl
