@@ -205,18 +205,22 @@ png_ok() {
 }
 
 # svg_get FILE EXPR: python3 expression over the frames f, a list of
-# (name, kind, value, depth) from the file's <g class="f"> elements
+# (name, kind, value, depth) from the file's <g class="f"> elements; fa
+# the same frames as (name, attributes of the <g>, with the <rect>'s
+# fill), d the document, ns its namespace
 svg_get() {
 	python3 - "$1" "$2" <<'EOF'
 import sys, xml.etree.ElementTree as E
 ns = '{http://www.w3.org/2000/svg}'
 d = E.parse(sys.argv[1]).getroot()
 f = []
+fa = []
 for g in d.iter(ns + 'g'):
     if not (g.get('class') or '').startswith('f '):
         continue
     t = g.find(ns + 'title').text
     f.append((t[:t.rindex(' (')], int(g.get('class').split()[1][1:]), int(g.get('data-v')), int(g.get('data-d'))))
+    fa.append((f[-1][0], dict(g.attrib, fill=g.find(ns + 'rect').get('fill'))))
 print(eval(sys.argv[2]))
 EOF
 }

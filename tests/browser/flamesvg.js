@@ -7,6 +7,11 @@
 // widest frame makes that frame the full width, the search finds it and
 // states its share, hovering names it, and the page raises no JavaScript
 // error; SCREENSHOT is the page after the search.
+// Then, when the next arguments are --diff DIFF_SVG GREW SHRUNK SCREENSHOT2,
+// a differential graph (--svg with --diff) in the same browser: GREW's
+// frames are filled red-ish, SHRUNK's blue-ish, the legend's ramp runs
+// from blue to red with its values, hovering GREW gives its before, after
+// and change, and the page raises no JavaScript error.
 // Each further triple is a picture for docs/ (scripts/pictures.sh): SVG
 // loaded untouched in a page of its own, without a JavaScript error, with
 // FUNCTION a frame whose label reads in full, written to PNG at the
@@ -16,7 +21,9 @@
 const path = require('path');
 const puppeteer = require('puppeteer-core');
 
-const [svg, fn, expectArg, shot, ...more] = process.argv.slice(2);
+const [svg, fn, expectArg, shot, ...rest] = process.argv.slice(2);
+const [diffFlag, dsvg, grew, shrunk, dshot] = rest[0] === '--diff' ? rest.slice(0, 5) : [];
+const more = rest[0] === '--diff' ? rest.slice(5) : rest;
 const expected = Number(expectArg);
 const name = process.env.TEST_FILE || 'flamesvg.js';
 let failed = 0;
@@ -31,6 +38,17 @@ function near(got, want, pct) {
 	return Number.isFinite(got) && Math.abs(got - want) <= Math.abs(want) * pct / 100;
 }
 
+// The fill of each frame named n as the browser paints it: [r, g, b]
+function fills(page, n) {
+	return page.evaluate((n) => [...document.querySelectorAll('g.f')]
+		.filter((g) => { const t = g.querySelector('title').textContent;
+				 return t.slice(0, t.lastIndexOf(' (')) === n; })
+		.map((g) => getComputedStyle(g.querySelector('rect')).fill.match(/\d+/g).map(Number)), n);
+}
+
+const reddish = (c) => c[0] - c[2] >= 30 && c[0] - c[1] >= 30;
+const bluish = (c) => c[2] - c[0] >= 30;
+
 // A page of its own for svg, its errors collected
 async function open(browser, svg) {
 	const page = await browser.newPage();
@@ -40,6 +58,50 @@ async function open(browser, svg) {
 	await page.setViewport({ width: 1200, height: 900 });
 	await page.goto('file://' + path.resolve(svg), { waitUntil: 'load' });
 	return { page, errors };
+}
+
+async function checkDiff(browser) {
+	const { page, errors } = await open(browser, dsvg);
+	const up = await fills(page, grew), down = await fills(page, shrunk);
+	check(`diff: ${grew}'s frames are red-ish (grew)`, up.length > 0 && up.every(reddish),
+	      JSON.stringify(up));
+	check(`diff: ${shrunk}'s frames are blue-ish (shrank)`, down.length > 0 && down.every(bluish),
+	      JSON.stringify(down));
+	const legend = await page.evaluate(() => {
+		const l = document.getElementById('diff-legend');
+		if (!l)
+			return null;
+		const ramp = [...l.querySelectorAll('rect.ramp')].map((r) => ({
+			c: Number(r.getAttribute('data-c')),
+			rgb: getComputedStyle(r).fill.match(/\d+/g).map(Number),
+		}));
+		return { ramp, text: l.textContent, w: l.getBBox().width,
+			 title: document.getElementById('title').textContent };
+	});
+	check('diff: the legend shows the colour ramp, blue to red, with its values',
+	      legend && legend.w > 100 && legend.ramp.length === 11 &&
+	      bluish(legend.ramp[0].rgb) && reddish(legend.ramp[10].rgb) &&
+	      legend.ramp[0].c === -legend.ramp[10].c && legend.ramp[10].c > 0 &&
+	      legend.text.includes(`-${legend.ramp[10].c} `) && legend.text.includes(`+${legend.ramp[10].c} `) &&
+	      /shrank/.test(legend.text) && /grew/.test(legend.text),
+	      legend && legend.text.replace(/\s+/g, ' '));
+	check('diff: the title says what the run is set against', legend && / against \S/.test(legend.title),
+	      legend && legend.title);
+	const el = (await page.evaluateHandle((n) => [...document.querySelectorAll('g.f')]
+		.find((g) => g.querySelector('title').textContent.startsWith(n + ' (')), grew)).asElement();
+	if (el) {
+		await el.hover();
+		const det = await page.$eval('#details', (e) => e.textContent);
+		check(`diff: hovering ${grew} gives its value now, before and the change`,
+		      /^\S+: (\d+) \S+, .*; before (\d+) \S+, change \+(\d+) /.test(det) &&
+		      (([, a, b, c]) => +a - +b === +c)(/: (\d+) .*before (\d+) .*change \+(\d+)/.exec(det)), det);
+		await page.mouse.move(0, 0);
+	} else {
+		check(`diff: ${grew} is a frame`, false);
+	}
+	await (await page.$('svg')).screenshot({ path: dshot });
+	check('diff: no JavaScript error on the page', errors.length === 0, errors.join('; '));
+	await page.close();
 }
 
 // The first SVG, used: widths, hover, zoom, search; its screenshot
@@ -175,6 +237,8 @@ async function picture(browser, png, file, fn) {
 	});
 	try {
 		await interactive(browser);
+		if (diffFlag === '--diff')
+			await checkDiff(browser);
 		for (let i = 0; i + 2 < more.length; i += 3)
 			await picture(browser, more[i], more[i + 1], more[i + 2]);
 	} finally {

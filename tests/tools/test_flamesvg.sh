@@ -40,10 +40,54 @@ check_eq "it is a user frame, its kernel frames kernel ones" \
 check_eq "the threads are the frames above the root" \
 	"$(svg_get "$T/a.svg" "sorted(set(n for n, k, v, d in f if d == 1))")" "['ocpu_blocker', 'ocpu_main']"
 
-# 3. (in the browser, below: every graph in one launch of chromium)
 share=$(awk -v h="$here" -v t="$total" 'BEGIN { printf "%.6f", 100 * h / t }')
 
-# 4. hostile names: evil_names' comm and function hold ESC and a newline;
+# 3. (in the browser, below: every graph in one launch of chromium)
+# 4. --diff with --svg: a differential flame graph.  The blocking moved:
+#    section 2's folded output is the earlier run (20 sleeps of 50 ms in
+#    offcpu_block_here, state S); now 3 vfork waits of 20 ms in
+#    offcpu_vfork_wait (state D).  vfork's frames were not there (before
+#    0: grew, red); blocker's were (before: the file's value, now 3 short
+#    waits: shrank, blue); the sleeps' stacks are gone (no width, counted).
+start_wl_held offcpu_blocker 3 20 0 vfork
+run_held "$T/d.out" "$T/d.err" "$OC" -p "$WL_PID" --diff "$T/f1" --svg "$T/d.svg" -d 20
+check_eq "--diff --svg exits 0" "$RUN_RC" 0
+check "--diff: the SVG is well-formed XML" xml_ok "$T/d.svg"
+# the plain report of the same run: both stacks, with before and after
+check_grep "--diff: the plain report says what it is set against" \
+	"^against $T/f1: $total us before, [0-9]+ us now" "$T/d.out"
+check_eq "--diff: the plain report lists the sleeps' stacks as shrunk to 0, with before and after" \
+	"$(awk '/^  shrank most/ { s = 1; next } /^  [a-z]/ { s = 0 } s && $0 ~ /;offcpu_block_here;/ { c += $1; b += $2; a += $3 } END { print c, b, a }' "$T/d.out")" \
+	"-$here $here 0"
+check_grep "--diff: the plain report lists the vfork wait as grown from 0" \
+	'^ +\+[0-9]+ +0 +[0-9]+  ocpu_blocker;start_thread;blocker;vfork;' "$T/d.out"
+now=$(sed -nE "s/^against .*: [0-9]+ us before, ([0-9]+) us now.*/\1/p" "$T/d.out")
+# stacks gone: the shrank rows with nothing now (all of them listed: at
+# most 10 shrank)
+gone=$(awk '/ stacks grew, / { n = $(NF - 4) } /^  shrank most/ { s = 1; next } /^  [a-z]/ { s = 0 }
+	s && $3 == 0 && $1 ~ /^-/ { c++; b += $2 } END { print (n <= 10 ? c + 0 " " b + 0 : "more than 10 shrank") }' "$T/d.out")
+check_grep "--diff: the title says what the run is set against" \
+	"<text id=\"title\"[^>]*>offcputime: off-CPU time of pid $WL_PID, [0-9.]+ s from [0-9-]+ [0-9:]+ UTC, against $T/f1</text>" "$T/d.svg"
+check_eq "--diff: the root holds this run's total now, the file's before" \
+	"$(svg_get "$T/d.svg" "[(int(a['data-v']), int(a['data-b'])) for n, a in fa if a['data-d'] == '0']")" "[($now, $total)]"
+check_eq "--diff: vfork grew from 0 (red), by this run's value in it" \
+	"$(svg_get "$T/d.svg" "[(a['class'].split()[2], a['data-b'], a['fill'].startswith('hsl(0,80%,'), int(a['data-v']) > 0) for n, a in fa if n == 'vfork']")" \
+	"[('grew', '0', True, True)]"
+check_eq "--diff: blocker shrank (blue) from the file's value in it" \
+	"$(svg_get "$T/d.svg" "[(a['class'].split()[2], int(a['data-b']), a['fill'].startswith('hsl(220,80%,')) for n, a in fa if n == 'blocker']")" \
+	"[('shrank', $(folded_sum ';blocker;' "$T/f1"), True)]"
+check_eq "--diff: the sleeps' frames are gone: not drawn, counted with their time before" \
+	"$(svg_get "$T/d.svg" "([n for n, a in fa if n == 'offcpu_block_here'], [n.get('data-gone') + ' ' + n.get('data-gone-before') for n in d.iter(ns + 'text') if n.get('id') == 'diff-note'])")" \
+	"([], ['$gone'])"
+check_grep "--diff: the SVG says so in words" "[0-9]+ stacks? gone \(only before, no width now\): ${gone#* } us before" "$T/d.svg"
+check_ge "--diff: the sleeps' time is in the stacks gone" "${gone#* }" "$here"
+# every frame's fill follows the rule (flamesvg.h): the lightness 90 -
+# round(40 * |change| / the largest |change|), red grew, blue shrank
+check_eq "--diff: each frame's colour is its change against the largest, the legend's scale the same" \
+	"$(svg_get "$T/d.svg" "(lambda c, m: (m == int([g for g in d.iter(ns + 'g') if g.get('id') == 'diff-legend'][0].get('data-max')), [n for n, a in fa if a['fill'] != ('hsl(0,0%,90%)' if not c(a) else 'hsl(%d,80%%,%d%%)' % (0 if c(a) > 0 else 220, 90 - (80 * abs(c(a)) + m) // (2 * m)))]))(lambda a: int(a['data-v']) - int(a['data-b']), max(abs(int(a['data-v']) - int(a['data-b'])) for n, a in fa))")" \
+	"(True, [])"
+
+# 5. hostile names: evil_names' comm and function hold ESC and a newline;
 #    in the SVG they are escaped (\xNN) and the file is still XML
 start_wl_held evil_names sleep 5 20	# prints "PID WORK_TID"
 run_held "$T/f4" "$T/e4" "$OC" -p "${WL_PID%% *}" --state S --svg "$T/evil.svg" -d 20
@@ -53,7 +97,7 @@ check_grep "a hostile comm is escaped" '<title>ev\\x1b\[31m\\x0awork \(' "$T/evi
 check_nogrep "no raw ESC byte in the SVG" $'\x1b' "$T/evil.svg"
 check_grep "the plain report is still printed" 'us in [0-9]+ interval' "$T/f4"
 
-# 5. wakers: wakers_target wakes its target 200 times from
+# 6. wakers: wakers_target wakes its target 200 times from
 #    wakers_poke_target; the graph holds the folded values (wakeups)
 wk_launch "$WL/wakers_target" futex 200
 run_released "$T/f5" "$T/e5" 'tracing wakeups' 'touch "$WK_GO"' \
@@ -81,9 +125,9 @@ check_grep "wakers --time: the title says time blocked" \
 check_grep "wakers --time: the unit is microseconds" ">Total [0-9]+ us;" "$T/wt.svg"
 check_grep "wakers --svg: the plain report is still printed" 'wakers_poke_target' "$T/f6"
 
-# 6. pfwatch: pf_toucher touches 2000 fresh pages in pf_touch_fresh_pages
+# 7. pfwatch: pf_toucher touches 2000 fresh pages in pf_touch_fresh_pages
 #    (one fault each) once released; the graph holds the folded faults
-start_wl pf_toucher 2000
+start_wl pf_toucher 2000 60000	# SIGUSR1 ends its wait; 60 s for a slow start (ASan, a busy machine)
 run_released "$T/f7" "$T/e7" 'tracing page faults' release_usr1 \
 	"$BIN/pfwatch" -p "$WL_PID" -f --svg "$T/p.svg" -d 30
 wait_wl
@@ -101,7 +145,7 @@ check_eq "pfwatch: pf_touch_fresh_pages holds its folded faults, a user frame" \
 check_rc "pfwatch: an unwritable --svg exits 2" 2 "$BIN/pfwatch" --svg /nonexistent/dir/p.svg -d 1
 check_grep "pfwatch: the unwritable --svg is named" '--svg: cannot write /nonexistent/dir/p.svg' "$T/rc.err"
 
-# 7. syswatch --slower-than: syswatch_calls' caller makes 3 nanosleep
+# 8. syswatch --slower-than: syswatch_calls' caller makes 3 nanosleep
 #    calls of 20 ms from sw_slow_here once released (and 100 fast getppid);
 #    the graph's widths are the slow calls' latencies, as JSON gives them
 start_wl syswatch_calls 100 -1 0 3 20
@@ -164,6 +208,7 @@ if [ ! -x /usr/bin/chromium ] || [ ! -d "$node_dir/node_modules/puppeteer-core" 
 	fail "the browser check needs chromium and puppeteer-core (scripts/deps.sh --test)"
 else
 	node "$node_dir/flamesvg.js" "$T/a.svg" offcpu_block_here "$share" "$ART/flamesvg-offcputime.png" \
+		--diff "$T/d.svg" vfork blocker "$ART/flamesvg-diff.png" \
 		"$ART/picture-offcputime.png" "$T/a.svg" offcpu_block_here \
 		"$ART/picture-wakers.png" "$T/w.svg" wakers_poke_target \
 		"$ART/picture-pfwatch.png" "$T/p.svg" pf_touch_fresh_pages \
@@ -173,10 +218,11 @@ else
 		>"$T/browser.out" 2>&1
 	cat "$T/browser.out"
 	check_grep "the browser check ran (a screenshot kept)" '^ok - .*: no JavaScript error on the page$' "$T/browser.out"
+	check_grep "the differential graph's browser checks ran" '^ok - .*diff: no JavaScript error' "$T/browser.out"
 	pics="offcputime wakers pfwatch syswatch hotcheck hitmtop"
-	png_size "$ART/flamesvg-offcputime.png" $(for t in $pics; do echo "$ART/picture-$t.png"; done) \
+	png_size "$ART/flamesvg-offcputime.png" "$ART/flamesvg-diff.png" $(for t in $pics; do echo "$ART/picture-$t.png"; done) \
 		>"$T/png.out"
 	check_eq "the screenshot and the pictures are PNG files, the pictures 1200 px wide" \
-		"$(sed 1d "$T/png.out" | cut -d' ' -f1 | tr '\n' ' ')$(head -1 "$T/png.out" | cut -d' ' -f1)" \
-		"1200 1200 1200 1200 1200 1200 1200"
+		"$(sed 1,2d "$T/png.out" | cut -d' ' -f1 | tr '\n' ' ')$(head -2 "$T/png.out" | cut -d' ' -f1 | tr '\n' ' ')" \
+		"1200 1200 1200 1200 1200 1200 1200 1200 "
 fi

@@ -493,7 +493,7 @@ start_wl_held offcpu_blocker 10 20 0 vfork
 run_held "$T/d2" "$T/d2.err" "$OC" -p "$WL_PID" -d 60 --diff "$T/d0.folded"
 check_grep "--diff: the plain report says what it is set against" "^against $T/d0.folded: $(folded_sum . "$T/d0.folded") us before, [0-9]+ us now" "$T/d2"
 check_eq "--diff: the plain report lists the sleeps' stacks as shrunk, with before and after" \
-	"$(awk '/^  shrank most/ { s = 1; next } /^  [a-z]/ { s = 0 } s && $NF ~ /;offcpu_block_here;/ { c += $1; b += $2; a += $3 } END { print c, b, a }' "$T/d2")" \
+	"$(awk '/^  shrank most/ { s = 1; next } /^  [a-z]/ { s = 0 } s && $0 ~ /;offcpu_block_here;/ { c += $1; b += $2; a += $3 } END { print c, b, a }' "$T/d2")" \
 	"-$sleep_us $sleep_us 0"
 check_grep "--diff: the plain report lists the vfork wait as grown" '^ +\+[0-9]+ +0 +[0-9]+  ocpu_blocker;.*;vfork;' "$T/d2"
 printf 'ocpu;main 12\nno_value_here\n' >"$T/bad.folded"

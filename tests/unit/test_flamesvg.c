@@ -366,6 +366,130 @@ static void test_empty(void)
 	flamesvg_free(g);
 }
 
+/* A differential graph (flamesvg_add_diff): widths this run's, each
+ * frame coloured by its change against the largest |change| drawn */
+static void test_diff(void)
+{
+	struct flamesvg *g = flamesvg_new();
+	struct flamesvg_stats st;
+	char *svg, fill[48];
+	const char *fr;
+
+	/* after: 300 + 100 + 50 + 20 = 470; before: 250 + 50 + 200 + 30 + 10
+	 * = 540.  Changes: grow_here +300 (the largest), shrink_here -150,
+	 * main -80, the root -70, same_here 0, the hostile thread +10 */
+	flamesvg_add_diff(g, "app;main;grow_here", 0, 300);
+	flamesvg_add_diff(g, "app;main;shrink_here", 250, 100);
+	flamesvg_add_diff(g, "app;main;same_here", 50, 50);
+	flamesvg_add_diff(g, "app;main;gone_here", 200, 0);
+	flamesvg_add_diff(g, "app;main;gone2;schedule_[k]", 30, 0);
+	flamesvg_add_diff(g, "ev\\x1b[31m<il>;f&\"'", 10, 20);
+	flamesvg_against(g, "b<e>fore\x1b.folded");
+	svg = write_svg(g, 0, &st, NULL);
+	CHECK(strstr(svg, ", against b&lt;e&gt;fore\\x1b.folded</text>") != NULL,
+	      "the title says against which file, escaped");
+	/* each frame: its class, fill and value before */
+	static const struct {
+		const char *name, *cls, *fill, *before, *why;
+	} want[] = {
+		{ "grow_here", "f k2 grew", "hsl(0,80%,50%)", "0",
+		  "grew, the largest change: red, lightness 50" },
+		{ "shrink_here", "f k2 shrank", "hsl(220,80%,70%)", "250",
+		  "shrank by half the largest change: blue, lightness 90 - 20" },
+		{ "main", "f k2 shrank", "hsl(220,80%,79%)", "530",
+		  "a parent: its own change, -80 of 300 (90 - round(10.67)), its stacks' before" },
+		{ "same_here", "f k2 same", "hsl(0,0%,90%)", "50", "unchanged: neutral grey" },
+		{ "all", "f k0 shrank", "hsl(220,80%,81%)", "540",
+		  "the root: -70 of 300 (90 - round(9.33)), the earlier run's total" },
+		{ "ev\\x1b[31m&lt;il&gt;", "f k1 grew", "hsl(0,80%,89%)", "10",
+		  "a hostile thread, escaped: +10 of 300 (90 - round(1.33))" },
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		fr = frame_of(svg, want[i].name);
+		CHECK(fr && !strcmp(attr(fr, false, "class"), want[i].cls) &&
+		      !strcmp(attr(fr, true, "fill"), want[i].fill) &&
+		      !strcmp(attr(fr, false, "data-b"), want[i].before), "%s: %s", want[i].name,
+		      want[i].why);
+	}
+	CHECK(strstr(svg, "<title>grow_here (300 us, 63.83%; before 0, change +300 us)</title>") != NULL,
+	      "hover: now, share, before and change");
+	CHECK(strstr(svg, "<title>shrink_here (100 us, 21.28%; before 250, change -150 us)</title>") != NULL,
+	      "hover: the change negative");
+	fr = frame_of(svg, "all");
+	CHECK_STR(fr ? attr(fr, false, "data-v") : NULL, "470", "the root: this run's total");
+	CHECK(strstr(svg, "<title>f&amp;&quot;&apos; (20 us") != NULL, "a hostile frame, XML escaped");
+	CHECK(frame_of(svg, "gone_here") == NULL && frame_of(svg, "gone2") == NULL &&
+	      frame_of(svg, "schedule") == NULL, "frames with nothing now are not drawn");
+	CHECK_U64(st.gone, 2, "two stacks gone");
+	CHECK_U64(st.gone_before, 230, "with 230 us before");
+	CHECK_U64(st.narrow, 0, "gone frames are not counted as narrow");
+	CHECK_U64(st.max_change, 300, "the scale: the largest |change|");
+	CHECK(strstr(svg, "2 stacks gone (only before, no width now): 230 us before.") != NULL,
+	      "the stacks gone are said in the file");
+	CHECK(strstr(svg, "data-gone=\"2\" data-gone-before=\"230\"") != NULL, "and as attributes");
+	CHECK(strstr(svg, "<g id=\"diff-legend\" data-max=\"300\">") != NULL, "the legend's scale");
+	CHECK(strstr(svg, "fill=\"hsl(220,80%,50%)\" data-c=\"-300\"><title>-300 us</title>") != NULL &&
+	      strstr(svg, "fill=\"hsl(0,0%,90%)\" data-c=\"0\">") != NULL &&
+	      strstr(svg, "fill=\"hsl(0,80%,58%)\" data-c=\"240\"><title>+240 us</title>") != NULL,
+	      "the ramp: its swatches, each with its value in the unit");
+	CHECK(strstr(svg, ">shrank (blue) -300 us</text>") != NULL &&
+	      strstr(svg, ">+300 us grew (red); grey: unchanged</text>") != NULL,
+	      "the ramp's ends labelled, what red and blue mean");
+	CHECK(strstr(svg, ">user</text>") == NULL, "no legend of kinds: the colour is the change");
+	free(svg);
+	flamesvg_free(g);
+
+	/* kernel marks as folded output has them: "k_[k]" is not "k" */
+	g = flamesvg_new();
+	flamesvg_add_diff(g, "app;k_[k]", 40, 40);
+	flamesvg_add_diff(g, "app;k", 0, 10);
+	svg = write_svg(g, 0, NULL, NULL);
+	CHECK(strstr(svg, "<g class=\"f k3 same\" data-s=\"10\" data-v=\"40\" data-d=\"2\" data-b=\"40\">") != NULL,
+	      "a kernel frame matches the earlier run's kernel frame of its name");
+	CHECK(strstr(svg, "<g class=\"f k2 grew\" data-s=\"0\" data-v=\"10\" data-d=\"2\" data-b=\"0\">") != NULL,
+	      "not the user frame of that name");
+	free(svg);
+	flamesvg_free(g);
+
+	/* narrow frames merged: the box's colour is their summed change */
+	g = flamesvg_new();
+	flamesvg_add_diff(g, "app;wide", 100000, 100000);
+	for (int i = 0; i < 40; i++) {
+		char stack[32];
+
+		snprintf(stack, sizeof(stack), "app;n%02d", i);
+		flamesvg_add_diff(g, stack, 10, 20);
+	}
+	svg = write_svg(g, 0, &st, NULL);
+	fr = frame_of(svg, "[40 frames &lt; 1 px]");
+	CHECK_STR(fr ? attr(fr, false, "class") : NULL, "f k7 grew", "a merged box: grew");
+	CHECK_STR(fr ? attr(fr, false, "data-b") : NULL, "400", "its value before: the narrow ones'");
+	CHECK_STR(fr ? attr(fr, true, "fill") : NULL, "hsl(0,80%,50%)",
+		  "+400, as large as the root's: red, lightness 50");
+	free(svg);
+	flamesvg_free(g);
+
+	flamesvg_diff_fill(fill, sizeof(fill), -7, 0);
+	CHECK_STR(fill, "hsl(0,0%,90%)", "no change anywhere: grey");
+	flamesvg_diff_fill(fill, sizeof(fill), 1, 1000000);
+	CHECK_STR(fill, "hsl(0,80%,90%)", "the least growth: the lightest red");
+	flamesvg_diff_fill(fill, sizeof(fill), -3, 4);
+	CHECK_STR(fill, "hsl(220,80%,60%)", "-3 of 4: lightness 90 - 30");
+	flamesvg_diff_fill(fill, sizeof(fill), INT64_MAX / 2, INT64_MAX);
+	CHECK_STR(fill, "hsl(0,80%,70%)", "values near 2^63: the same rule, no overflow");
+
+	/* a file's values as large as 64 bits: the change held to INT64_MAX */
+	g = flamesvg_new();
+	flamesvg_add_diff(g, "app;big", UINT64_MAX - 1, 1);
+	svg = write_svg(g, 0, &st, NULL);
+	CHECK(strstr(svg, "<title>big (1 us, 100.00%; before 18446744073709551614, change "
+			  "-9223372036854775807 us)</title><rect") != NULL &&
+	      strstr(svg, "fill=\"hsl(220,80%,50%)\"/><text x=\"13.00\" y=\"-36\">big") != NULL,
+	      "a change past 2^63: said as the largest, shrunk, full blue");
+	free(svg);
+	flamesvg_free(g);
+}
+
 int main(void)
 {
 	test_widths();
@@ -376,5 +500,6 @@ int main(void)
 	test_empty();
 	test_folded();
 	test_window();
+	test_diff();
 	return unit_exit();
 }

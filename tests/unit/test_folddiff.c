@@ -4,6 +4,7 @@
  * output, the stacks that grew and shrank, and the report's section */
 #include "unit.h"
 #include "folddiff.h"
+#include "flamesvg.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -100,6 +101,28 @@ int main(void)
 	      strstr(out, "app;main;wait_a") && !strstr(out, "gone"), "at most top stacks "
 	      "each way");
 	free(out);
+	/* --svg with --diff: the differential graph of the same stacks (the
+	 * gone ones, met in any order, add their before to main's) */
+	{
+		struct flamesvg *g = flamesvg_new();
+		const struct flamesvg_meta m = { .tool = "t", .what = "w", .target = "pid 1",
+						 .unit = "us" };
+
+		CHECK(folddiff_graph(NULL, "x", g) == g, "without --diff: the graph as it is");
+		g = folddiff_graph(d, "before.folded", g);
+		f = open_memstream(&out, &len);
+		flamesvg_write(g, f, &m, 0, NULL);
+		fclose(f);
+		CHECK(strstr(out, ", against before.folded</text>") != NULL, "titled against the file");
+		CHECK(strstr(out, "<title>main (900 us, 100.00%; before 985, change -85 us)</title>") != NULL,
+		      "a frame: this run's value, the file's (its gone stacks' included)");
+		CHECK(strstr(out, "<title>wait_b (750 us, 83.33%; before 100, change +650 us)</title>") != NULL,
+		      "the stack that grew most: its frame, before and after");
+		CHECK(strstr(out, "2 stacks gone (only before, no width now): 55 us before.") != NULL &&
+		      !strstr(out, "<title>gone ("), "the stacks gone: counted, not drawn");
+		free(out);
+		flamesvg_free(g);
+	}
 	folddiff_free(d);
 
 	CHECK_STR(REFUSED("app;main 1\nno_value_here\n"), "line 2: no \"STACK VALUE\"",

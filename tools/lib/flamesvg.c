@@ -22,6 +22,7 @@ struct fnode {
 	uint32_t parent;
 	uint8_t kind;
 	uint64_t value;
+	uint64_t before;	/* differential: its value in the earlier run */
 };
 
 /* (parent, kind, name) -> the child's index */
@@ -35,6 +36,11 @@ struct flamesvg {
 	VEC(struct fnode) nodes;
 	struct hashmap *names;		/* string -> nothing: the interned copy */
 	struct hashmap *children;	/* struct fchild_key -> uint32_t */
+	/* differential (flamesvg_add_diff()) */
+	bool diff;
+	char *against;			/* the earlier run's file */
+	size_t gone;			/* stacks with nothing now */
+	uint64_t gone_before;		/* and their value before */
 };
 
 struct flamesvg *flamesvg_new(void)
@@ -54,35 +60,60 @@ void flamesvg_free(struct flamesvg *g)
 	vec_free(&g->nodes);
 	hashmap_free(g->names);
 	hashmap_free(g->children);
+	free(g->against);
 	free(g);
 }
 
-static const char *intern(struct flamesvg *g, const char *s)
+/* The child of node at named name of kind kind, created when create
+ * (else NULL if there is none) */
+static uint32_t *child_of(struct flamesvg *g, uint32_t at, const char *name, unsigned char kind,
+			  bool create)
 {
-	return hashmap_key(g->names, hashmap_get_blob(g->names, s, strlen(s) + 1, NULL));
+	size_t len = strlen(name) + 1;
+	void *in = create ? hashmap_get_blob(g->names, name, len, NULL) :
+			    hashmap_lookup_blob(g->names, name, len);
+	struct fchild_key k = { .parent = at, .kind = kind < FLAME_KINDS ? kind : FLAME_USER };
+	bool created = false;
+	uint32_t *child;
+
+	if (!in)
+		return NULL;
+	k.name = (uint64_t)(uintptr_t)hashmap_key(g->names, in);
+	child = create ? hashmap_get(g->children, &k, &created) : hashmap_lookup(g->children, &k);
+	if (created) {
+		*child = (uint32_t)g->nodes.n;
+		vec_push(&g->nodes, ((struct fnode){ .name = (const char *)(uintptr_t)k.name,
+						     .parent = at, .kind = (uint8_t)k.kind }));
+	}
+	return child;
+}
+
+/* One stack: value (this run's) and before (the earlier run's) added
+ * along its path.  A stack with nothing now but something before (gone)
+ * adds to the frames that exist and stops at the first that does not: a
+ * frame with nothing now is never drawn (the stack is counted apart) */
+static void add_path(struct flamesvg *g, const char *const *names, const unsigned char *kinds,
+		     int n, uint64_t value, uint64_t before)
+{
+	bool gone = !value && before;
+	uint32_t at = 0, *child;
+
+	g->nodes.v[0].value += value;
+	g->nodes.v[0].before += before;
+	for (int i = 0; i < n; i++) {
+		child = child_of(g, at, names[i] ? names[i] : "[unknown]", kinds[i], !gone);
+		if (!child)
+			return;
+		at = *child;
+		g->nodes.v[at].value += value;
+		g->nodes.v[at].before += before;
+	}
 }
 
 void flamesvg_add(struct flamesvg *g, const char *const *names, const unsigned char *kinds,
 		  int n, uint64_t value)
 {
-	uint32_t at = 0;
-
-	g->nodes.v[0].value += value;
-	for (int i = 0; i < n; i++) {
-		const char *name = intern(g, names[i] ? names[i] : "[unknown]");
-		struct fchild_key k = { .name = (uint64_t)(uintptr_t)name, .parent = at,
-					.kind = kinds[i] < FLAME_KINDS ? kinds[i] : FLAME_USER };
-		bool created;
-		uint32_t *child = hashmap_get(g->children, &k, &created);
-
-		if (created) {
-			*child = (uint32_t)g->nodes.n;
-			vec_push(&g->nodes, ((struct fnode){ .name = name, .parent = at,
-							     .kind = (uint8_t)k.kind }));
-		}
-		at = *child;
-		g->nodes.v[at].value += value;
-	}
+	add_path(g, names, kinds, n, value, 0);
 }
 
 void flamesvg_add_stack(struct flamesvg *g, const struct stacksym *sym, const char *comm,
@@ -152,7 +183,7 @@ static void unescape(char *buf, const char *s, size_t n)
 	buf[o] = 0;
 }
 
-void flamesvg_add_folded(struct flamesvg *g, const char *stack, uint64_t value)
+static void add_folded(struct flamesvg *g, const char *stack, uint64_t value, uint64_t before)
 {
 	size_t n = 1, len = strlen(stack);
 	char *buf = xmalloc(len + 1), *at = buf;
@@ -182,10 +213,32 @@ void flamesvg_add_folded(struct flamesvg *g, const char *stack, uint64_t value)
 			break;
 		p = e;
 	}
-	flamesvg_add(g, names, kinds, k, value);
+	add_path(g, names, kinds, k, value, before);
 	free(names);
 	free(kinds);
 	free(buf);
+}
+
+void flamesvg_add_folded(struct flamesvg *g, const char *stack, uint64_t value)
+{
+	add_folded(g, stack, value, 0);
+}
+
+void flamesvg_add_diff(struct flamesvg *g, const char *stack, uint64_t before, uint64_t after)
+{
+	g->diff = true;
+	if (!after && before) {
+		g->gone++;
+		g->gone_before += before;
+	}
+	add_folded(g, stack, after, before);
+}
+
+void flamesvg_against(struct flamesvg *g, const char *path)
+{
+	free(g->against);
+	g->against = path ? xstrdup(path) : NULL;
+	g->diff = true;
 }
 
 /* ---- writing ---- */
@@ -266,6 +319,7 @@ struct fdraw {
 	uint32_t nmerged;	/* > 0: a merged box of this many frames */
 	int depth;
 	uint64_t start, value;	/* in the graph's unit, from the left */
+	uint64_t before;	/* differential: the value in the earlier run */
 };
 
 struct layout {
@@ -274,7 +328,21 @@ struct layout {
 	double scale;			/* pixels per unit */
 	VEC(struct fdraw) out;
 	size_t narrow, merged;
+	uint64_t max_abs;		/* differential: the largest |change| drawn */
 };
+
+/* |after - before|, held to INT64_MAX (a file's values go up to 2^64 - 1) */
+static uint64_t abs_change(const struct fdraw *d)
+{
+	uint64_t a = d->value >= d->before ? d->value - d->before : d->before - d->value;
+
+	return a > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : a;
+}
+
+static int64_t change_of(const struct fdraw *d)
+{
+	return d->value >= d->before ? (int64_t)abs_change(d) : -(int64_t)abs_change(d);
+}
 
 static uint32_t subtree_size(const struct layout *L, uint32_t n)
 {
@@ -289,17 +357,21 @@ static uint32_t subtree_size(const struct layout *L, uint32_t n)
  * of a frame together (a merged box if that is wide enough) */
 static void lay(struct layout *L, uint32_t n, int depth, uint64_t start)
 {
-	uint64_t at = start, nv = 0;
+	uint64_t at = start, nv = 0, nb = 0;
 	uint32_t nn = 0, nframes = 0;
 
 	vec_push(&L->out, ((struct fdraw){ .node = n, .depth = depth, .start = start,
-					   .value = L->g->nodes.v[n].value }));
+					   .value = L->g->nodes.v[n].value,
+					   .before = L->g->nodes.v[n].before }));
 	for (uint32_t i = L->child_of[n]; i < L->child_of[n + 1]; i++) {
 		uint32_t c = L->child_idx[i];
 		uint64_t v = L->g->nodes.v[c].value;
 
+		if (!v && L->g->nodes.v[c].before)
+			continue;	/* gone: only in the earlier run (counted apart) */
 		if (v * L->scale < FLAMESVG_MIN_PX) {
 			nv += v;
+			nb += L->g->nodes.v[c].before;
 			nn++;
 			nframes += subtree_size(L, c);
 			continue;
@@ -312,7 +384,7 @@ static void lay(struct layout *L, uint32_t n, int depth, uint64_t start)
 	L->narrow += nframes;
 	if (nv * L->scale >= FLAMESVG_MIN_PX) {
 		vec_push(&L->out, ((struct fdraw){ .node = n, .nmerged = nn, .depth = depth + 1,
-						   .start = at, .value = nv }));
+						   .start = at, .value = nv, .before = nb }));
 		L->merged++;
 	}
 }
@@ -369,6 +441,32 @@ static void fill_of(char *buf, size_t size, int kind, const char *name)
 	snprintf(buf, size, "hsl(%d,%d%%,%d%%)", h[0], h[1], light);
 }
 
+void flamesvg_diff_fill(char *buf, size_t size, int64_t change, uint64_t max_abs)
+{
+	uint64_t a = change < 0 ? -(uint64_t)change : (uint64_t)change;
+	int light;
+
+	if (!change || !max_abs) {
+		snprintf(buf, size, "hsl(0,0%%,90%%)");
+		return;
+	}
+	if (a > max_abs)
+		a = max_abs;
+	if (max_abs > 1ull << 56) {	/* 80 * a and 2 * max_abs within 64 bits */
+		a >>= 8;
+		max_abs >>= 8;
+	}
+	/* 90 - round(40 * a / max_abs), in integers */
+	light = 90 - (int)((80 * a + max_abs) / (2 * max_abs));
+	snprintf(buf, size, "hsl(%d,80%%,%d%%)", change > 0 ? 0 : 220, light);
+}
+
+/* A change with its sign: "+12", "-3", "0" */
+static void sb_change(struct sbuf *b, int64_t change)
+{
+	sbuf_printf(b, "%s%lld", change > 0 ? "+" : "", (long long)change);
+}
+
 static void share(char *buf, size_t size, uint64_t v, uint64_t total)
 {
 	snprintf(buf, size, "%.2f%%", total ? 100.0 * (double)v / (double)total : 0.0);
@@ -392,15 +490,32 @@ static void frame_svg(struct sbuf *b, const struct layout *L, const struct fdraw
 		snprintf(name, sizeof(name), "[%u frames < 1 px]", d->nmerged);
 		nm = name;
 	}
-	fill_of(fill, sizeof(fill), kind, nm);
+	if (L->g->diff)
+		flamesvg_diff_fill(fill, sizeof(fill), change_of(d), L->max_abs);
+	else
+		fill_of(fill, sizeof(fill), kind, nm);
 	share(pct, sizeof(pct), d->value, total);
-	sbuf_printf(b, "<g class=\"f k%d\" data-s=\"%llu\" data-v=\"%llu\" data-d=\"%d\"><title>",
-		  kind, (unsigned long long)d->start, (unsigned long long)d->value, d->depth);
+	sbuf_printf(b, "<g class=\"f k%d", kind);
+	if (L->g->diff)
+		sbuf_printf(b, " %s", d->value > d->before ? "grew" :
+			    d->value < d->before ? "shrank" : "same");
+	sbuf_printf(b, "\" data-s=\"%llu\" data-v=\"%llu\" data-d=\"%d\"",
+		  (unsigned long long)d->start, (unsigned long long)d->value, d->depth);
+	if (L->g->diff)
+		sbuf_printf(b, " data-b=\"%llu\"", (unsigned long long)d->before);
+	sb_str(b, "><title>");
 	sb_xml(b, nm, 0);
 	sbuf_printf(b, " (%llu ", (unsigned long long)d->value);
 	sb_xml(b, m->unit, 0);
-	sbuf_printf(b, ", %s)</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" "
-		  "fill=\"%s\"/><text x=\"%.2f\" y=\"%d\">", pct, x, y, w, FRAME_H - 1, fill,
+	sbuf_printf(b, ", %s", pct);
+	if (L->g->diff) {
+		sbuf_printf(b, "; before %llu, change ", (unsigned long long)d->before);
+		sb_change(b, change_of(d));
+		sb_str(b, " ");
+		sb_xml(b, m->unit, 0);
+	}
+	sbuf_printf(b, ")</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" "
+		  "fill=\"%s\"/><text x=\"%.2f\" y=\"%d\">", x, y, w, FRAME_H - 1, fill,
 		  x + 3, y + FRAME_H - 4);
 	if (fit)
 		sb_xml(b, nm, fit);	/* nothing when even 3 characters do not fit */
@@ -419,7 +534,7 @@ static const char script[] =
 "for (var i = 0; i < els.length; i++) {\n"
 "  var g = els[i], t = g.getElementsByTagName('title')[0].textContent;\n"
 "  var f = { g: g, s: +g.getAttribute('data-s'), v: +g.getAttribute('data-v'),\n"
-"            d: +g.getAttribute('data-d'), name: t.slice(0, t.lastIndexOf(' (')),\n"
+"            b: g.getAttribute('data-b'), d: +g.getAttribute('data-d'), name: t.slice(0, t.lastIndexOf(' (')),\n"
 "            r: g.getElementsByTagName('rect')[0], x: g.getElementsByTagName('text')[0] };\n"
 "  f.fill = f.r.getAttribute('fill');\n"
 "  if (f.d === 0) total = f.v;\n"
@@ -454,7 +569,9 @@ static const char script[] =
 "}\n"
 "function details(f) {\n"
 "  doc.getElementById('details').textContent = f ? f.name + ': ' + f.v + ' ' + UNIT + ', ' +\n"
-"    pct(f.v, total) + ' of the total' + (zoomed ? ', ' + pct(f.v, zoomed.v) + ' of the zoomed frame' : '') : ' ';\n"
+"    pct(f.v, total) + ' of the total' + (zoomed ? ', ' + pct(f.v, zoomed.v) + ' of the zoomed frame' : '') +\n"
+"    (f.b === null ? '' : '; before ' + f.b + ' ' + UNIT + ', change ' + (f.v > +f.b ? '+' : '') +\n"
+"     (f.v - f.b) + ' ' + UNIT) : ' ';\n"
 "}\n"
 "var query = '';\n"
 "function search(q) {\n"
@@ -498,8 +615,46 @@ static const char style[] =
 "#unzoom { cursor: pointer; fill: #1a5fb4; }\n";
 
 /* The header: everything above the frames (sizes known) */
-static void head_svg(struct sbuf *b, const struct flamesvg_meta *m, int height,
-		     uint64_t total, const struct flamesvg_stats *st, size_t max_bytes)
+/* Differential: the colour ramp from the largest shrink to the largest
+ * growth, its ends and middle labelled in the unit, at (x, y) */
+static void diff_legend(struct sbuf *b, const struct flamesvg_meta *m, int x, int y,
+			uint64_t max_abs)
+{
+	static const int steps = 5;	/* swatches each way */
+	char left[64];
+
+	snprintf(left, sizeof(left), "shrank (blue) -%llu ", (unsigned long long)max_abs);
+	sbuf_printf(b, "<g id=\"diff-legend\" data-max=\"%llu\">"
+		  "<text class=\"note\" x=\"%d\" y=\"%d\">%s", (unsigned long long)max_abs, x, y,
+		  left);
+	sb_xml(b, m->unit, 0);
+	sb_str(b, "</text>\n");
+	x += (int)((double)(strlen(left) + strlen(m->unit) + 1) * CHAR_W);
+	for (int i = -steps; i <= steps; i++) {
+		uint64_t step = (uint64_t)(i < 0 ? -i : i);
+		/* max_abs * step / steps, within 64 bits (max_abs <= INT64_MAX) */
+		int64_t c = (int64_t)(max_abs / steps * step + max_abs % steps * step / steps);
+		char fill[48];
+
+		c = i < 0 ? -c : c;
+		flamesvg_diff_fill(fill, sizeof(fill), c, max_abs);
+		sbuf_printf(b, "<rect class=\"ramp\" x=\"%d\" y=\"%d\" width=\"18\" height=\"12\" "
+			  "fill=\"%s\" data-c=\"%lld\"><title>", x, y - 10, fill, (long long)c);
+		sb_change(b, c);
+		sb_str(b, " ");
+		sb_xml(b, m->unit, 0);
+		sb_str(b, "</title></rect>\n");
+		x += 18;
+	}
+	sbuf_printf(b, "<text class=\"note\" x=\"%d\" y=\"%d\">+%llu ", x + 6, y,
+		  (unsigned long long)max_abs);
+	sb_xml(b, m->unit, 0);
+	sb_str(b, " grew (red); grey: unchanged</text></g>\n");
+}
+
+static void head_svg(struct sbuf *b, const struct flamesvg *g, const struct flamesvg_meta *m,
+		     int height, int top, uint64_t total, const struct flamesvg_stats *st,
+		     size_t max_bytes)
 {
 	int x, y = 22;
 
@@ -519,6 +674,10 @@ static void head_svg(struct sbuf *b, const struct flamesvg_meta *m, int height,
 		sb_str(b, ", ");
 		sb_xml(b, m->window, 0);
 	}
+	if (g->diff && g->against) {
+		sb_str(b, ", against ");
+		sb_xml(b, g->against, 0);
+	}
 	sb_str(b, "</text>\n");
 	y += 18;
 	sbuf_printf(b, "<text class=\"note\" id=\"subtitle\" x=\"%d\" y=\"%d\">Total %llu ", PAD, y,
@@ -537,9 +696,25 @@ static void head_svg(struct sbuf *b, const struct flamesvg_meta *m, int height,
 			  "depth %d on cut to keep the file under %zu bytes.</text>\n", PAD, y,
 			  st->cut, st->cut == 1 ? "" : "s", st->cut_depth, max_bytes);
 	}
-	y = TOP - 20;
+	if (g->diff) {
+		y += 16;
+		sbuf_printf(b, "<text class=\"note\" id=\"diff-note\" x=\"%d\" y=\"%d\" "
+			  "data-gone=\"%zu\" data-gone-before=\"%llu\">Colours: each frame's change "
+			  "against the earlier run (%llu ", PAD, y,
+			  st->gone, (unsigned long long)st->gone_before,
+			  (unsigned long long)g->nodes.v[0].before);
+		sb_xml(b, m->unit, 0);
+		sbuf_printf(b, " in all). %zu stack%s gone (only before, no width now): %llu ",
+			  st->gone, st->gone == 1 ? "" : "s",
+			  (unsigned long long)st->gone_before);
+		sb_xml(b, m->unit, 0);
+		sb_str(b, " before.</text>\n");
+	}
+	y = top - 20;
 	x = PAD;
-	for (int k = FLAME_THREAD; k < FLAME_KINDS; k++) {
+	if (g->diff)
+		diff_legend(b, m, x, y, st->max_change);
+	for (int k = FLAME_THREAD; k < FLAME_KINDS && !g->diff; k++) {
 		char fill[48];
 
 		fill_of(fill, sizeof(fill), k, "");
@@ -556,7 +731,7 @@ static void head_svg(struct sbuf *b, const struct flamesvg_meta *m, int height,
 	sbuf_printf(b, "<text id=\"unzoom\" x=\"%d\" y=\"%d\" style=\"display:none\">"
 		  "[reset zoom]</text>\n", FLAMESVG_WIDTH - PAD - 380, y);
 	sbuf_printf(b, "<text id=\"matched\" x=\"%d\" y=\"%d\" text-anchor=\"end\"> </text>\n",
-		  FLAMESVG_WIDTH - PAD, TOP - 2);
+		  FLAMESVG_WIDTH - PAD, top - 2);
 }
 
 int flamesvg_write(struct flamesvg *g, FILE *f, const struct flamesvg_meta *m,
@@ -567,7 +742,7 @@ int flamesvg_write(struct flamesvg *g, FILE *f, const struct flamesvg_meta *m,
 	struct sbuf body = { 0 }, head = { 0 }, tail = { 0 };
 	uint64_t total = g->nodes.v[0].value;
 	size_t budget, i, *offs;
-	int depth = 0, height;
+	int depth = 0, height, top;
 
 	if (!max_bytes)
 		max_bytes = FLAMESVG_MAX_BYTES;
@@ -579,6 +754,12 @@ int flamesvg_write(struct flamesvg *g, FILE *f, const struct flamesvg_meta *m,
 		vec_push(&L.out, ((struct fdraw){ 0 }));
 	st.narrow = L.narrow;
 	st.merged = L.merged;
+	for (i = 0; i < L.out.n && g->diff; i++)
+		if (abs_change(&L.out.v[i]) > L.max_abs)
+			L.max_abs = abs_change(&L.out.v[i]);
+	st.max_change = L.max_abs;
+	st.gone = g->gone;
+	st.gone_before = g->gone_before;
 	/* shallow first: when the cap is reached, the deepest frames go */
 	qsort(L.out.v, L.out.n, sizeof(*L.out.v), by_depth);
 	budget = max_bytes > FIXED_MAX ? max_bytes - FIXED_MAX : 0;
@@ -603,8 +784,10 @@ int flamesvg_write(struct flamesvg *g, FILE *f, const struct flamesvg_meta *m,
 	if (st.cut)
 		depth = st.cut_depth - 1;
 	st.drawn = L.out.n - st.cut;
-	height = TOP + 10 + (depth + 1) * FRAME_H + BOTTOM;
-	head_svg(&head, m, height, total, &st, max_bytes);
+	/* a line for the cut, one for the differential note */
+	top = TOP + (st.cut ? 16 : 0) + (g->diff ? 16 : 0);
+	height = top + 10 + (depth + 1) * FRAME_H + BOTTOM;
+	head_svg(&head, g, m, height, top, total, &st, max_bytes);
 	sbuf_printf(&head, "<g id=\"frames\" transform=\"translate(0,%d)\" data-width=\"%d\" "
 		  "data-pad=\"%d\" data-charw=\"%g\" data-unit=\"", height - BOTTOM,
 		  FLAMESVG_WIDTH, PAD, CHAR_W);

@@ -12,7 +12,16 @@
  * of one frame become one grey "[N frames < 1 px]" frame when that is
  * wide enough, and the frames left out are counted in the file.  The
  * file stays under a size cap: the deepest frames go first, and what
- * was cut is said in it. */
+ * was cut is said in it.
+ *
+ * A differential graph (--diff with --svg, flamesvg_add_diff()): each
+ * frame also has its value in an earlier run, matched by the path of
+ * names from the root (kernel frames as folded output marks them); the
+ * widths are this run's, the colour the change: red grew, blue shrank,
+ * the lightness in proportion to |change| over the largest |change| of
+ * a drawn frame (flamesvg_diff_fill()), grey unchanged.  Frames with
+ * nothing now (gone) have no width: the stacks gone and their value
+ * before are said under the title. */
 #ifndef SUITE_FLAMESVG_H
 #define SUITE_FLAMESVG_H
 
@@ -72,6 +81,19 @@ void flamesvg_add_stack(struct flamesvg *g, const struct stacksym *sym, const ch
  * ones too: "[unknown]_[k]"), the first frame the thread */
 void flamesvg_add_folded(struct flamesvg *g, const char *stack, uint64_t value);
 
+/* One line of folded output (as flamesvg_add_folded()) with its value
+ * in the earlier run (before) and in this one (after): the graph becomes
+ * a differential one.  A line with nothing now (gone) adds its before to
+ * the frames that exist only: add the lines of this run first */
+void flamesvg_add_diff(struct flamesvg *g, const char *stack, uint64_t before, uint64_t after);
+/* What the title says the graph is set against ("against PATH") */
+void flamesvg_against(struct flamesvg *g, const char *path);
+/* A differential frame's fill for change against the largest |change|
+ * max_abs: "hsl(0,80%,L%)" grew, "hsl(220,80%,L%)" shrank, L = 90 -
+ * round(40 * |change| / max_abs) (90: the least change, 50: the largest);
+ * "hsl(0,0%,90%)" unchanged */
+void flamesvg_diff_fill(char *buf, size_t size, int64_t change, uint64_t max_abs);
+
 /* What the last write left out (for tests and the tool's note) */
 struct flamesvg_stats {
 	size_t frames;		/* in the tree, the root included */
@@ -80,6 +102,9 @@ struct flamesvg_stats {
 	size_t merged;		/* "[N frames < 1 px]" boxes among the drawn */
 	size_t cut;		/* frames left out for the size cap */
 	int cut_depth;		/* the first depth cut (0: none) */
+	size_t gone;		/* differential: stacks with nothing now */
+	uint64_t gone_before;	/* their value before */
+	uint64_t max_change;	/* differential: the largest |change| drawn */
 };
 
 /* The SVG to f, at most max_bytes (0: FLAMESVG_MAX_BYTES); -1 when f

@@ -2,6 +2,7 @@
 /* A run against an earlier one's folded file (folddiff.h) */
 #include "folddiff.h"
 #include "escape.h"
+#include "flamesvg.h"
 #include "hashmap.h"
 #include "json.h"
 #include "msg.h"
@@ -247,6 +248,34 @@ void folddiff_json(struct folddiff *d, struct json *j, const char *path, size_t 
 	json_rows(j, "grew", r, n, top, 1);
 	json_rows(j, "shrank", r, n, top, -1);
 	json_obj_end(j);
+}
+
+/* The stacks of this run into the graph, then (gone: true) those with
+ * nothing now, whose frames the graph keeps only where this run has them */
+struct graph_pass {
+	struct flamesvg *g;
+	bool gone;
+};
+
+static void graph_one(const void *key, void *val, void *arg)
+{
+	const struct fd_val *v = val;
+	const struct graph_pass *p = arg;
+
+	if (p->gone == !v->after)
+		flamesvg_add_diff(p->g, key, v->before, v->after);
+}
+
+struct flamesvg *folddiff_graph(struct folddiff *d, const char *path, struct flamesvg *g)
+{
+	if (!d)
+		return g;
+	flamesvg_free(g);
+	g = flamesvg_new();
+	flamesvg_against(g, path);
+	hashmap_each(d->stacks, graph_one, &(struct graph_pass){ g, false });
+	hashmap_each(d->stacks, graph_one, &(struct graph_pass){ g, true });
+	return g;
 }
 
 struct folddiff *folddiff_open(const char *path)

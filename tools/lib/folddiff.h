@@ -46,6 +46,12 @@ void folddiff_print(struct folddiff *d, FILE *f, const char *path, const char *u
  * "change"}, top of them each way */
 struct json;
 void folddiff_json(struct folddiff *d, struct json *j, const char *path, size_t top);
+/* The flame graph a stack tool's --svg writes: with --diff (d not
+ * NULL), the differential one, drawn from d's stacks (this run's values
+ * its widths, coloured by the change: flamesvg.h) against path, in
+ * place of g (freed); without, g */
+struct flamesvg;
+struct flamesvg *folddiff_graph(struct folddiff *d, const char *path, struct flamesvg *g);
 /* --diff PATH read at once, before anything is attached; exits with
  * EXIT_USAGE ("--diff: PATH: line 3: no value") when it cannot be */
 struct folddiff *folddiff_open(const char *path);

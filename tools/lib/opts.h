@@ -88,7 +88,8 @@ void stack_opts_finish(const struct stack_opts *s);
 #define OPTS_SVG { "svg", OPT_SVG, "FILE", 0, "Also write the stacks as an interactive " \
 			  "flame graph, one self-contained SVG file", 0 }
 #define OPTS_DIFF { "diff", OPT_DIFF, "BEFORE.folded", 0, "Also set this run against an " \
-			  "earlier one's folded output (-f): the stacks that grew and shrank most", 0 }
+			  "earlier one's folded output (-f): the stacks that grew and shrank most; " \
+			  "with --svg, the flame graph coloured by the change", 0 }
 /* --inline: every stack tool takes it the same way */
 #define OPTS_INLINE { "inline", OPT_INLINE, NULL, 0, "Show the functions inlined at each user " \
 			  "address as frames of their own (DWARF debug info; with --lines, each " \

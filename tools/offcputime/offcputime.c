@@ -76,7 +76,8 @@ static const char doc[] =
 "    offcputime --dwarf -p 185  # whole user stacks without frame pointers\n"
 "    offcputime -d 10 --pprof off.pb.gz   # a pprof profile\n"
 "    offcputime -p 185 -d 10 --svg off.svg # a flame graph, and the report\n"
-"    offcputime -p 185 -d 10 --diff out.folded # what grew and shrank since\n";
+"    offcputime -p 185 -d 10 --diff out.folded # what grew and shrank since\n"
+"    offcputime -p 185 -d 10 --diff out.folded --svg d.svg # coloured diff\n";
 
 static const char args_doc[] = "[duration]";
 
@@ -507,8 +508,8 @@ static void report(struct stackstore *st, struct stacksym *sym,
 		pprof_finish(pp, pprof_out);
 		pprof_free(pp);
 	}
-	if (svg)
-		flamesvg_finish_run(svg, svg_out, "offcputime", "off-CPU time", "us", &env.c);
+	if (svg)	/* with --diff: the differential graph */
+		flamesvg_finish_run(folddiff_graph(diff, env.s.diff, svg), svg_out, "offcputime", "off-CPU time", "us", &env.c);
 	free(l);
 	if (fo) {
 		folded_print(fo, stdout);

@@ -343,7 +343,8 @@ static void svg_faults(const struct report_in *r)
 		resolve(r->sym, r->stacks, c->dw, &e->key, e->dwarf, f, l);
 		flamesvg_add_stack(g, r->sym, e->val.comm, NULL, f, l, e->val.major + e->val.minor);
 	}
-	flamesvg_finish_run(g, r->svg, "pfwatch", r->warmup > 0 ? "page faults after the warm-up" :
+	/* with --diff: the differential graph (diff_faults() first) */
+	flamesvg_finish_run(folddiff_graph(r->diff, r->diff_path, g), r->svg, "pfwatch", r->warmup > 0 ? "page faults after the warm-up" :
 			    "page faults", "faults", r->opts);
 	free(l);
 	free(f);
@@ -382,10 +383,10 @@ void report_faults(const struct report_in *r)
 	collected_sort(c);
 	if (r->pprof)
 		pprof_faults(r);
-	if (r->svg)
-		svg_faults(r);
 	if (r->diff)
 		diff_faults(r);
+	if (r->svg)
+		svg_faults(r);
 	/* --pprof -: stdout is the profile's alone */
 	if (r->pprof == stdout) {
 		folddiff_free(r->diff);

@@ -626,7 +626,8 @@ static void svg_report(const struct stacksym *sym, const struct wakeups *c)
 			snprintf(sub, sizeof(sub), "[%s]", f->sub);
 		flamesvg_add_stack(g, sym, irqctx_label(e->key.ctx), sub, &f->s, f->l, v);
 	}
-	flamesvg_finish_run(g, svg_out, "wakers", env.time ? "time blocked before the wakeups" :
+	/* with --diff: the differential graph (diff_add_all() first) */
+	flamesvg_finish_run(folddiff_graph(diff, env.s.diff, g), svg_out, "wakers", env.time ? "time blocked before the wakeups" :
 			    "wakeups", env.time ? "us" : "wakeups", &env.c);
 }
 
