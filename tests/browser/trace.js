@@ -46,7 +46,7 @@ async function one(browser, job) {
 	const dl = fs.mkdtempSync(path.join(outdir, 'dl-'));
 	const cdp = await page.createCDPSession();
 	await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dl });
-	await page.setViewport({ width: 1200, height: 700 });
+	await page.setViewport({ width: 1200, height: 400 });
 	await page.goto('file://' + app, { waitUntil: 'load' });
 
 	// the landing page's "Browse", as a reader opens a file: the chooser

@@ -84,6 +84,7 @@ check_eq "work: the verdict follows the rows" "$(json_get "$T/j1" "d['silent'] =
 # as many as the checks count; the CPU's track what ran there
 tq() { trace_get "$T/t1" "$T/j1" "$1"; }
 HOT="on('hc_hot ($HOT_TID)')"
+WORK_TID=$HOT_TID	# the later runs have a hot thread of their own
 check "work: trace: the file is JSON" json_ok "$T/t1"
 check_eq "work: trace: the tracks: the hot thread's, the CPU's, in their processes" \
 	"$(tq "(process[track('hc_hot ($HOT_TID)')[0]], process[track('CPU $CPU')[0]])")" \
@@ -330,7 +331,7 @@ mkdir -p "$ART"
 if trace_browser "$T" "work=$T/t1=$ART/trace-hotcheck-work.png" "corr=$T/c1.tr=$ART/trace-hotcheck.png"; then
 	sg() { speedscope_get "$T/$1.speedscope.json" "$2"; }
 	tq() { trace_get "$T/t1" "$T/j1" "$1"; }
-	PH="[q for n, q in p.items() if n.endswith(', hc_hot ($HOT_TID) (tid $HOT_TID)')][0]"
+	PH="[q for n, q in p.items() if n.endswith(', hc_hot ($WORK_TID) (tid $WORK_TID)')][0]"
 	PC="[q for n, q in p.items() if n.endswith(', CPU $CPU (tid $(tq "track('CPU $CPU')[1]"))')][0]"
 	check_eq "speedscope: work: a profile per track (the hot thread's, the CPU's)" \
 		"$(sg work "len(p)")" "$(tq "len(thread)")"
