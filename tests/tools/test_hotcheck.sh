@@ -117,14 +117,29 @@ RUNS="[e for e in $TILE if e['cat'] == 'running']"
 OFFS="[e for e in $TILE if e['cat'] != 'running']"
 check_eq "work: trace: running slices written, none held back" \
 	"$(tq "(o['running_slices'] == len($RUNS) > 0, o['running_not_written'])")" "(True, '')"
-check_eq "work: trace: the hot thread's slices tile the window: no gap, no overlap" \
-	"$(tq "(lambda s: (s[0]['ts'] == o['window_start_us'], all(a['ts'] + a['dur'] == b['ts'] for a, b in zip(s, s[1:])), s[-1]['ts'] + s[-1]['dur'] == o['window_end_us']))($TILE)")" \
-	"(True, True, True)"
-check_eq "work: trace: running and off CPU alternate" \
-	"$(tq "all((a['cat'] == 'running') != (b['cat'] == 'running') for a, b in zip($TILE, $TILE[1:]))")" True
-check_eq "work: trace: running slices = off-CPU slices + 1 - (begins off) - (ends off)" \
-	"$(tq "len($RUNS)")" \
-	"$(tq "len($OFFS) + 1 - ($TILE[0]['cat'] != 'running') - ($TILE[-1]['cat'] != 'running')")"
+# Exact where the kernel reported every switch-in; an off-CPU interval
+# whose switch-in went unreported ends at the scheduler's estimate
+# (switch_ins_unreported), which may reach past the next switch-out: then
+# no running slice is between them (an ASan run under load had 26 of 560)
+UNREP=$(json_get "$T/j1" "d.get('switch_ins_unreported', 0)")
+if [ "$UNREP" = 0 ]; then
+	check_eq "work: trace: the hot thread's slices tile the window: no gap, no overlap" \
+		"$(tq "(lambda s: (s[0]['ts'] == o['window_start_us'], all(a['ts'] + a['dur'] == b['ts'] for a, b in zip(s, s[1:])), s[-1]['ts'] + s[-1]['dur'] == o['window_end_us']))($TILE)")" \
+		"(True, True, True)"
+	check_eq "work: trace: running and off CPU alternate" \
+		"$(tq "all((a['cat'] == 'running') != (b['cat'] == 'running') for a, b in zip($TILE, $TILE[1:]))")" True
+	check_eq "work: trace: running slices = off-CPU slices + 1 - (begins off) - (ends off)" \
+		"$(tq "len($RUNS)")" \
+		"$(tq "len($OFFS) + 1 - ($TILE[0]['cat'] != 'running') - ($TILE[-1]['cat'] != 'running')")"
+	check_eq "work: trace: running + off CPU = the window, to the ns" \
+		"$(tq "round(sum(e['dur'] for e in $TILE) * 1000) == round((o['window_end_us'] - o['window_start_us']) * 1000)")" True
+else
+	echo "# $UNREP switch-ins went unreported: the tiling is checked without them"
+	check_eq "work: trace: no running slice overlaps an off-CPU one; no two running slices meet" \
+		"$(tq "(lambda r, f: all(a['ts'] + a['dur'] <= b['ts'] or b['ts'] + b['dur'] <= a['ts'] for a in r for b in f) and all(a['ts'] + a['dur'] < b['ts'] for a, b in zip(r, r[1:])))($RUNS, $OFFS)")" True
+	check "work: trace: running slices <= off-CPU slices + 1" \
+		test "$(tq "len($RUNS)")" -le "$(tq "len($OFFS) + 1")"
+fi
 check_eq "work: trace: its off-CPU slices: the blocks and preemptions of the report, and at most one span at each end" \
 	"$(tq "(len([e for e in $OFFS if e['cat'] in ('block', 'preempt')]) == len([e for e in d['events'] if e['kind'] in ('block', 'preempt') and e['tid'] == $HOT_TID]), len([e for e in $OFFS if e['cat'] == 'offcpu']) <= 2)")" \
 	"(True, True)"
