@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-// What the browser checks share: TAP lines, Debian's chromium launched
+// What a browser check needs: TAP lines, Debian's chromium launched
 // headless by puppeteer-core (no browser download), and the run that
 // ends with the exit status of the checks.
 'use strict';
