@@ -88,18 +88,9 @@ struct hc_inflight {
 INFLIGHT_MAP(inflight, struct hc_inflight);
 static const struct hc_inflight zero_inflight;
 
-/* A hot thread off its CPU: the record to send when it comes back */
-struct tstate {
-	__u64 rq_ts;		/* the run queue's clock at switch-out */
-	__u64 arrivals;		/* its arrivals then */
-	__u32 woken;		/* the waker is in rec */
-	__u32 pad;
-	struct hc_rec rec;	/* ts 0: not off CPU */
-};
-
-HASH_MAP(tstates, __u32, struct tstate, 16384);
+HASH_MAP(tstates, __u32, struct hc_tstate, 16384);
 /* a zeroed tstate to create entries from (too big for the stack) */
-ARRAY_MAP(zero_tstate, struct tstate, 1);
+ARRAY_MAP(zero_tstate, struct hc_tstate, 1);
 
 /* Per CPU: the other task running on a hot CPU, since when */
 struct cpu_task {
@@ -397,7 +388,7 @@ PROG_PAIR("perf_event", hc_fault_major, "perf_event", hc_fault_minor,
 /* ---- the scheduler ---- */
 
 /* The interval in ts ended dur ns after it began: sent */
-static __always_inline void interval_send(struct tstate *ts, __u64 dur)
+static __always_inline void interval_send(struct hc_tstate *ts, __u64 dur)
 {
 	struct hc_rec *r = rb_reserve(&events, sizeof(*r), LOSS_RINGBUF);
 
@@ -412,7 +403,7 @@ static __always_inline void interval_send(struct tstate *ts, __u64 dur)
  * report: sent if the scheduler's arrival stamp says when, else lost
  * (counted) */
 static __always_inline void close_unseen(bool btf, struct task_struct *task,
-					 struct tstate *ts)
+					 struct hc_tstate *ts)
 {
 	__u64 n, end;
 
@@ -435,11 +426,24 @@ static __always_inline void close_unseen(bool btf, struct task_struct *task,
 	interval_send(ts, end - ts->rq_ts);
 }
 
+/* A mark of a hot thread's time on its CPU: HCR_ONCPU, HCR_EXIT (at most
+ * one each per thread) */
+static __always_inline void oncpu_mark(__u32 type, __u32 tid, __u32 tgid, __u64 now)
+{
+	struct hc_rec *r = rec_new(type, now);
+
+	if (!r)
+		return;
+	r->tid = tid;
+	r->pid = tgid;
+	rec_send(r);
+}
+
 static __always_inline void hot_out(void *ctx, bool btf, bool preempt,
 				    struct task_struct *prev, struct task_struct *next,
 				    __u32 tid, __u32 tgid, __u32 state, __u64 now)
 {
-	struct tstate *ts;
+	struct hc_tstate *ts;
 	struct hc_rec *r;
 	struct hc_inflight *s;
 	__u32 zero = 0;
@@ -449,6 +453,7 @@ static __always_inline void hot_out(void *ctx, bool btf, bool preempt,
 		if (ts && ts->rec.ts)
 			close_unseen(btf, prev, ts);
 		bpf_map_delete_elem(&tstates, &tid);
+		oncpu_mark(HCR_EXIT, tid, tgid, now);
 		return;
 	}
 	if (!ts) {
@@ -500,11 +505,22 @@ static __always_inline void hot_out(void *ctx, bool btf, bool preempt,
 	r->kstack = btf ? STACK_DEFERRED : stack_kernel(ctx);
 }
 
-static __always_inline void hot_in(bool btf, struct task_struct *next, __u32 tid, __u64 now)
+static __always_inline void hot_in(bool btf, struct task_struct *next, __u32 tid, __u32 tgid,
+				   __u64 now)
 {
-	struct tstate *ts = bpf_map_lookup_elem(&tstates, &tid);
+	struct hc_tstate *ts = bpf_map_lookup_elem(&tstates, &tid);
+	__u32 zero = 0;
 
-	if (!ts || !ts->rec.ts)
+	if (!ts) {
+		/* off CPU since before tracing began: marked once, its
+		 * entry made now (none made, none marked: counted) */
+		ts = bpf_map_lookup_elem(&zero_tstate, &zero);
+		if (ts && !update_checked(bpf_map_update_elem(&tstates, &tid, ts, BPF_NOEXIST),
+					  LOSS_START_FULL))
+			oncpu_mark(HCR_ONCPU, tid, tgid, now);
+		return;
+	}
+	if (!ts->rec.ts)
 		return;
 	if (switch_in_hidden())
 		return;
@@ -625,7 +641,7 @@ static __always_inline int handle_switch(void *ctx, bool btf, bool preempt,
 	if (out)
 		hot_out(ctx, btf, preempt, prev, next, prev_tid, prev_tgid, state, now);
 	if (in)
-		hot_in(btf, next, next_tid, now);
+		hot_in(btf, next, next_tid, next_tgid, now);
 	return 0;
 }
 
@@ -635,7 +651,7 @@ SWITCH_PROGRAMS(handle_switch)
 static __always_inline int handle_waking(void *ctx, bool btf, struct task_struct *p)
 {
 	__u32 tid = KREAD(btf, p, pid), tgid = KREAD(btf, p, tgid);
-	struct tstate *ts;
+	struct hc_tstate *ts;
 
 	if (!tid || !target_task(TARGET_ARG(btf), p, tgid, tid))
 		return 0;

@@ -22,6 +22,10 @@ enum hc_rec_type {
 	HCR_SOFTIRQ,		/* nr: the vector */
 	HCR_TIMER,		/* an hrtimer callback: aux: its function */
 	HCR_VECTOR,		/* an x86 vector (IPI, local timer): nr: enum hc_vector */
+	/* marks of a hot thread's time on its CPU (not events: counted in
+	 * no check; --trace's running slices, tools/hotcheck/trace.c) */
+	HCR_ONCPU,		/* its first switch-in seen, off CPU since before tracing */
+	HCR_EXIT,		/* it left its CPU for good: it exited */
 	HCR_TYPES,
 };
 
@@ -60,6 +64,17 @@ struct hc_rec {
 	__u32 flags;		/* HCR_F_* */
 	char comm[TASK_COMM_LEN];	/* the hot thread's */
 	char actor[HC_NAME_LEN];	/* waker, taker, sender, intruder, IRQ action */
+};
+
+/* A hot thread off its CPU (map tstates, by tid): the record to send
+ * when it comes back; rec.ts 0: on its CPU.  User space reads the
+ * intervals still open when the window ends. */
+struct hc_tstate {
+	__u64 rq_ts;		/* the run queue's clock at switch-out */
+	__u64 arrivals;		/* its arrivals then */
+	__u32 woken;		/* the waker is in rec */
+	__u32 pad;
+	struct hc_rec rec;	/* ts 0: not off CPU */
 };
 
 /* The hot threads' syscalls in the window, counted in the kernel by

@@ -24,8 +24,10 @@ for opt in "$@"; do
 		# redis-benchmark, Node (--perf-basic-prof), perf stat's software
 		# counters, libbpf-tools' syscount
 		pkgs="$pkgs redis-server redis-tools nodejs linux-perf libbpf-tools"
-		# the --svg flame graphs are checked in a browser: Debian's chromium,
-		# driven by puppeteer-core from npm (tests/browser/, no browser download)
+		# the --svg flame graphs and the --trace timelines are checked in a
+		# browser: Debian's chromium, driven by puppeteer-core from npm, the
+		# traces opened in speedscope from npm (tests/browser/, no browser
+		# download)
 		pkgs="$pkgs chromium"
 		# npm comes with Debian's nodejs as a package of its own (and
 		# within other builds of node)

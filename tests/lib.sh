@@ -378,3 +378,57 @@ wk_launch() {
 	WK_PID=$(sed -n 1p "$WK_OUT")
 	WK_TID=$(sed -n 2p "$WK_OUT")
 }
+
+# trace_browser OUTDIR NAME=TRACE[=PNG] ...: the --trace files opened in
+# speedscope (npm) in Debian's chromium, one launch for all
+# (tests/browser/trace.js): its TAP lines, and what speedscope parsed of
+# each in OUTDIR/NAME.speedscope.json.  Without chromium or the npm
+# packages (scripts/deps.sh --test installs both) it says "skip" and
+# returns 1.
+trace_browser() {
+	local out=$1 node_dir=$ROOT/tests/browser; shift
+	if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ] || [ ! -d "$node_dir/node_modules/puppeteer-core" ] ||
+	   [ ! -d "$node_dir/node_modules/speedscope/dist/release" ]; then
+		echo "skip - $TEST_FILE: the trace in a browser needs chromium, puppeteer-core and speedscope (scripts/deps.sh --test)"
+		return 1
+	fi
+	node "$node_dir/trace.js" "$out" "$@" >"$T/trace_browser.out" 2>&1
+	cat "$T/trace_browser.out"
+	grep -q '^ok - .*: no error or warning from the page' "$T/trace_browser.out"
+}
+
+# speedscope_get FILE EXPR: python3 expression over what speedscope
+# parsed and saved (trace_browser): p the profiles by name; slices(P) the
+# slices of profile P, each (name, args, start, end) in us from the
+# profile's first event, in the order speedscope opened them
+speedscope_get() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+frames = s['shared']['frames']
+p = {q['name']: q for q in s['profiles']}
+def split(key):
+    # speedscope names a frame "NAME ARGS_JSON"
+    i = key.find(' {')
+    while i >= 0:
+        try:
+            return key[:i], json.loads(key[i + 1:])
+        except ValueError:
+            i = key.find(' {', i + 1)
+    return key, {}
+def slices(q):
+    out, open_ = [], []
+    for e in q['events']:
+        if e['type'] == 'O':
+            open_.append(e)
+        else:
+            o = open_.pop()
+            out.append((o['frame'], o['at'], e['at']))
+    out.sort(key=lambda x: x[1])
+    return [split(frames[f]['name']) + (a, b) for f, a, b in out]
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2] if v else None
+print(eval(sys.argv[2]))
+PY
+}

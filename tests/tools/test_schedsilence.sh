@@ -328,3 +328,31 @@ check_rc "trace: a FILE that cannot be written exits 2" 2 "$SS" -C $CPU -d 1 --t
 check_grep "trace: and is named" '^schedsilence: --trace: cannot write /nonexistent/t.json: No such file or directory$' "$T/rc.err"
 check_rc "trace: a FILE that takes no more (/dev/full) exits 2" 2 "$SS" -C $CPU -d 1 --trace /dev/full
 check_grep "trace: and is named, with the error" '^schedsilence: --trace: cannot write /dev/full: No space left on device$' "$T/rc.err"
+
+# The same trace in a real consumer: speedscope (npm) in Debian's
+# chromium opens it without an error or a warning (speedscope warns of
+# slices that do not nest), and what it parsed holds ss_intruder's
+# slices: as many as the report's switch-ins, its arrivals 250 ms apart
+# (the median, +-2%, and the trace's own to the us).  The screenshot is
+# kept (build/artefacts/trace-schedsilence.png).
+ART=$BUILD/artefacts
+mkdir -p "$ART"
+if trace_browser "$T" "ss=$T/tc=$ART/trace-schedsilence.png"; then
+	sg() { speedscope_get "$T/ss.speedscope.json" "$1"; }
+	PROF="[q for n, q in p.items() if n.endswith(', CPU $CPU (tid $(tq "track('CPU $CPU')[1]"))')]"
+	SMINE="[s for s in slices($PROF[0]) if s[1].get('kind') == 'task' and s[1].get('name') == 'ss_intruder' and s[1].get('pid') == $(tq "$ROW['pid']")]"
+	check_eq "speedscope: one profile, the CPU's track" "$(sg "len(p), len($PROF)")" "(1, 1)"
+	check_eq "speedscope: ss_intruder's slices = its switch-ins in the report" \
+		"$(sg "len($SMINE)")" "$(tq "$ROW['count']")"
+	check_eq "speedscope: its arrivals = the report's" \
+		"$(sg "len([s for s in $SMINE if not s[1]['resumed']])")" "$(tq "$ROW['cadence']['arrivals']")"
+	siv=$(sg "(lambda a: median([y - x for x, y in zip(a, a[1:])]))([s[2] for s in $SMINE if not s[1]['resumed']])")
+	check "speedscope: the median interval between its arrivals, $siv us, is 250 ms +-2%" \
+		awk -v v="$siv" 'BEGIN { exit !(v != "None" && v >= 245000 && v <= 255000) }'
+	check "speedscope: and is the trace's ($iv us) to the us" \
+		awk -v a="$siv" -v b="$iv" 'BEGIN { d = a - b; exit !(a != "None" && d < 1 && d > -1) }'
+	check_eq "speedscope: every slice of the trace, none more" \
+		"$(sg "len(slices($PROF[0]))")" "$(tq "len([e for e in ev if e['ph'] == 'X'])")"
+	check "speedscope: the screenshot is a PNG" python3 -c \
+		'import sys; sys.exit(open(sys.argv[1], "rb").read(8) != b"\x89PNG\r\n\x1a\n")' "$ART/trace-schedsilence.png"
+fi

@@ -7,6 +7,8 @@
 #include "msg.h"
 #include "tracefmt.h"
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -58,7 +60,7 @@ static const char want[] =
 	"{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":42,\"tid\":43,"
 	"\"args\":{\"sort_index\":7}},"
 	"{\"ph\":\"X\",\"name\":\"comm\\u0001 (43)\",\"cat\":\"task\",\"pid\":42,\"tid\":43,"
-	"\"ts\":1234.567,\"dur\":0.999,\"args\":{\"tid\":43}},"
+	"\"ts\":1234.567,\"dur\":0.99900000000002365,\"args\":{\"tid\":43}},"
 	"{\"ph\":\"i\",\"name\":\"getppid\",\"pid\":42,\"tid\":43,"
 	"\"ts\":20000000000.123,\"s\":\"t\"}"
 	"],\"otherData\":{\"tool\":\"tracefmt\",\"version\":\"" SUITE_VERSION "\","
@@ -77,6 +79,64 @@ static void test_doc(const char *dir)
 	CHECK_U64(t.events, 7, "seven events written (metadata included)");
 	got = slurp(path);
 	CHECK_STR(got, want, "the document: metadata, a slice, an instant, otherData");
+	free(got);
+}
+
+/* Slices that end where the next begins, at times whose thousandths a
+ * double does not hold (speedscope added them and saw overlaps): read
+ * back as doubles, ts + dur is the next ts exactly, and ts * 1000 and
+ * dur * 1000 round to the ns written, for starts from 1 ns to 20 days
+ * (up to 2^41 us, 25 days, a double holds a ts to a quarter of a ns) */
+static void test_exact(const char *dir)
+{
+	static const uint64_t starts[] = { 1, 999, 33512244051151ull, 33512252101893ull,
+					   86400000000000ull * 20 + 123456789 };
+	static const uint64_t durs[] = { 747039, 7124, 1, 999999, 3, 250000001 };
+	int sums = 0, rounds = 0, n = 0;
+	char path[256], *got, *p;
+	struct tracefmt t;
+
+	snprintf(path, sizeof(path), "%s/x.json", dir);
+	CHECK(!tracefmt_open(&t, path), "opens %s", path);
+	tracefmt_begin(&t);
+	for (size_t i = 0; i < sizeof(starts) / sizeof(*starts); i++) {
+		uint64_t at = starts[i];
+
+		for (size_t k = 0; k < sizeof(durs) / sizeof(*durs); k++) {
+			tracefmt_ev_begin(&t, 'X', "s", NULL, 1, 1, at);
+			tracefmt_ev_dur(&t, durs[k]);
+			tracefmt_ev_end(&t);
+			at += durs[k];
+		}
+		tracefmt_ev_begin(&t, 'i', "end", NULL, 1, 1, at);
+		tracefmt_ev_end(&t);
+	}
+	tracefmt_meta_begin(&t, &(struct tracefmt_window){ 1, 2, 0 });
+	CHECK(!tracefmt_close(&t), "closes it, written");
+	got = slurp(path);
+	p = got;
+	for (size_t i = 0; i < sizeof(starts) / sizeof(*starts); i++) {
+		uint64_t at = starts[i];
+
+		for (size_t k = 0; k <= sizeof(durs) / sizeof(*durs); k++) {
+			double ts, dur = 0, next;
+			char *q;
+
+			p = strstr(p, "\"ts\":") + 5;
+			ts = strtod(p, &q);
+			rounds += (uint64_t)(ts * 1000 + 0.5) == at;
+			if (k == sizeof(durs) / sizeof(*durs))
+				break;
+			dur = strtod(strstr(q, "\"dur\":") + 6, NULL);
+			next = strtod(strstr(q, "\"ts\":") + 5, NULL);
+			sums += ts + dur == next;
+			rounds += (uint64_t)(dur * 1000 + 0.5) == durs[k];
+			at += durs[k];
+			n++;
+		}
+	}
+	CHECK(sums == n && n == 30, "ts + dur == the next ts, exactly (%d of %d)", sums, n);
+	CHECK(rounds == 65, "ts * 1000 and dur * 1000 round to their ns (%d of 65)", rounds);
 	free(got);
 }
 
@@ -124,6 +184,7 @@ int main(void)
 	if (unit_tmpdir(base, sizeof(base), "tracefmt"))
 		return 1;
 	test_doc(base);
+	test_exact(base);
 	test_bad(base);
 	unit_tmpdir_remove(base);
 	return unit_exit();

@@ -242,6 +242,15 @@ int hc_on_record(void *ctx, void *data, size_t size)
 		r->bad_records++;
 		return 0;
 	}
+	if (rec->type == HCR_ONCPU || rec->type == HCR_EXIT) {
+		/* marks, not events: a first switch-in before the window
+		 * tells how the window found the thread */
+		if (!r->window_end_ns || rec->ts <= r->window_end_ns)
+			vec_push(&r->marks, ((struct hc_mark){
+					.tid = rec->tid, .ts_ns = rec->ts,
+					.kind = rec->type == HCR_EXIT ? HC_MARK_EXIT : HC_MARK_ONCPU }));
+		return 0;
+	}
 	if (!in_window(r, rec)) {
 		r->outside_window++;
 		return 0;
@@ -1049,6 +1058,12 @@ void hc_collect_build(struct hc_run *r)
 	r->tl.events_dropped = r->losses[LOSS_RINGBUF] + r->bad_records;
 	r->tl.events_not_kept = r->not_kept;
 	r->tl.complete_until_ns = r->not_kept ? r->first_not_kept_ns : 0;
+	r->tl.marks = r->marks.v;
+	r->tl.n_marks = r->marks.n;
+	if (r->losses[LOSS_RINGBUF] || r->bad_records)
+		r->tl.offcpu_incomplete = "events were lost";
+	else if (r->losses[LOSS_START_FULL] || r->losses[LOSS_END_UNSEEN])
+		r->tl.offcpu_incomplete = "off-CPU intervals were lost";
 	r->tl.folds = b.fold.v;
 	r->tl.n_folds = b.fold.n;
 	if (!r->unpinned)
@@ -1129,6 +1144,7 @@ void hc_run_free(struct hc_run *r)
 		hashmap_each(r->agg, agg_free, NULL);
 	hashmap_free(r->agg);
 	free(r->kept.v);
+	free(r->marks.v);
 	free(r->pending.v);
 	free(r->tl.ev);
 	free(r->tl.folds);

@@ -121,6 +121,8 @@ struct hc_run {
 	/* filled while tracing */
 	struct hashmap *agg;		/* normalized hc_rec -> struct hc_agg */
 	VEC(struct hc_rec) kept;	/* the timeline's records, in arrival order */
+	VEC(struct hc_mark) marks;	/* HCR_ONCPU, HCR_EXIT; HC_MARK_OFF_AT_END
+					 * from hotcheck.c (map tstates) */
 	size_t kept_class[2];		/* of them: the threads' own, the CPUs' */
 	VEC(struct hc_rec) pending;	/* hrtimer callbacks not yet placed in a tick */
 	uint64_t events;		/* records in the window, all counted */

@@ -457,6 +457,27 @@ void hotcheck_detach(struct lifecycle *lc)
 	bpf_object__detach_skeleton(lc->skeleton);
 }
 
+/* The hot threads still off their CPUs when the window ended (their
+ * intervals open in map tstates, never sent): the marks that end their
+ * last running slices (--trace) */
+static void off_at_end(struct hotcheck_bpf *skel)
+{
+	int fd = bpf_map__fd(skel->maps.tstates);
+	__u32 key, next, *prev = NULL;
+	struct hc_tstate v;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &v) || !v.rec.ts ||
+		    v.rec.ts > tool.run.window_end_ns)
+			continue;	/* on its CPU at the end */
+		vec_push(&tool.run.marks, ((struct hc_mark){
+				.tid = key, .kind = HC_MARK_OFF_AT_END, .ts_ns = v.rec.ts,
+				.preempted = v.rec.type == HCR_PREEMPT }));
+	}
+}
+
 /* Each hot CPU's stolen time over the window, and its steps */
 static void steal_collect(struct hotcheck_bpf *skel)
 {
@@ -515,6 +536,7 @@ int hotcheck_collect(struct lifecycle *lc)
 	tool.run.switch_ins_unreported = skel->bss->switch_ins_unreported;
 	hc_collect_kernel(&tool.run, agg_table(tool.sys_agg), skel->bss->first_unsent_ns);
 	steal_collect(skel);
+	off_at_end(skel);
 	tool.run.memlock_pid = env.c.pids.n ? env.c.pids.ids[0] :
 			  env.c.tids.n ? env.c.tids.who[0].tgid : 0;
 	if (tool.run.memlock_pid)

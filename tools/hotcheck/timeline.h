@@ -63,6 +63,21 @@ struct hc_fold {
 	uint64_t count, time_ns;
 };
 
+/* What says when a hot thread was on its CPU besides its off-CPU
+ * intervals (HC_BLOCK, HC_PREEMPT): --trace's running slices */
+enum hc_mark_kind {
+	HC_MARK_ONCPU,		/* first seen coming onto its CPU, off since before tracing */
+	HC_MARK_EXIT,		/* it exited: off its CPU for good */
+	HC_MARK_OFF_AT_END,	/* off its CPU at the window's end, since ts_ns */
+};
+
+struct hc_mark {
+	uint32_t tid;
+	enum hc_mark_kind kind;
+	uint64_t ts_ns;		/* CLOCK_MONOTONIC */
+	bool preempted;		/* HC_MARK_OFF_AT_END: runnable, not blocked */
+};
+
 struct hc_timeline {
 	struct hc_event *ev;	/* sorted by start_ns */
 	size_t n;
@@ -82,6 +97,13 @@ struct hc_timeline {
 	bool steal_reported;
 	const char *steal_unknown;
 	size_t n_folds;
+	/* the marks of the hot threads' time on their CPUs, in the window
+	 * (or before it: HC_MARK_ONCPU), any order */
+	const struct hc_mark *marks;
+	size_t n_marks;
+	/* NULL: every off-CPU interval of the hot threads is in ev[] (up to
+	 * complete_until_ns); else why not, a phrase */
+	const char *offcpu_incomplete;
 };
 
 #endif

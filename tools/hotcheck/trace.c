@@ -151,11 +151,11 @@ static int u32_cmp(const void *a, const void *b)
 
 /* The tracks: the hot CPUs (and any other CPU an event of the CPUs' was
  * on), the hot threads (every thread an event of its own names) */
-static void tracks(struct tracefmt *t, const struct hc_run *r)
+static uint32_t *tracks(struct tracefmt *t, const struct hc_run *r, size_t *n_tids)
 {
 	const struct hc_timeline *tl = &r->tl;
 	uint32_t *cpus = calloc(tl->n + r->cpus->n + 1, sizeof(*cpus));
-	uint32_t *tids = calloc(tl->n + 1, sizeof(*tids));
+	uint32_t *tids = calloc(tl->n + tl->n_marks + 1, sizeof(*tids));
 	size_t nc = 0, nt = 0;
 
 	if (!cpus || !tids)
@@ -168,6 +168,9 @@ static void tracks(struct tracefmt *t, const struct hc_run *r)
 		else
 			tids[nt++] = tl->ev[i].tid;
 	}
+	/* a thread whose only news is a mark: on its CPU, or off it, all along */
+	for (size_t i = 0; i < tl->n_marks; i++)
+		tids[nt++] = tl->marks[i].tid;
 	qsort(cpus, nc, sizeof(*cpus), u32_cmp);
 	qsort(tids, nt, sizeof(*tids), u32_cmp);
 	tracefmt_process(t, TRACEFMT_CPU_PID, "hotcheck: hot CPUs");
@@ -175,35 +178,201 @@ static void tracks(struct tracefmt *t, const struct hc_run *r)
 		if (!i || cpus[i] != cpus[i - 1])
 			tracefmt_cpu_track(t, cpus[i]);
 	tracefmt_process(t, HC_TRACE_THREADS_PID, "hotcheck: hot threads");
+	*n_tids = 0;
 	for (size_t i = 0; i < nt; i++)
-		if (!i || tids[i] != tids[i - 1])
+		if (!i || tids[i] != tids[i - 1]) {
 			thread_track(t, tl, tids[i]);
+			tids[(*n_tids)++] = tids[i];
+		}
 	free(cpus);
-	free(tids);
+	return tids;
 }
 
-/* --correlate: each slow request a slice on its own track, named by what
- * explains it */
+static void slice(struct tracefmt *t, const char *name, const char *cat, uint32_t tid,
+		  uint64_t from, uint64_t to)
+{
+	struct json *j;
+
+	tracefmt_ev_begin(t, 'X', name, cat, HC_TRACE_THREADS_PID, tid, from);
+	tracefmt_ev_dur(t, to - from);
+	j = tracefmt_args_begin(t);
+	json_kv_str(j, "kind", cat);
+	json_kv_u64(j, "tid", tid);
+	json_kv_u64(j, "start_ns", from);
+	json_kv_u64(j, "dur_ns", to - from);
+	tracefmt_args_end(t);
+	tracefmt_ev_end(t);
+}
+
+static const struct hc_mark *mark_of(const struct hc_timeline *tl, uint32_t tid,
+				     enum hc_mark_kind kind)
+{
+	for (size_t i = 0; i < tl->n_marks; i++)
+		if (tl->marks[i].tid == tid && tl->marks[i].kind == kind)
+			return &tl->marks[i];
+	return NULL;
+}
+
+/* A hot thread's time on its CPU: the gaps between its off-CPU intervals
+ * (blocks, preemptions: each ends at its switch-in, each begins at a
+ * switch-out), from the window's start (or the first switch-in of a
+ * thread off its CPU since before tracing) to the window's end (or its
+ * exit, or the switch-out of an interval still open then), cut where the
+ * timeline stops being complete.  The spans no event covers are slices
+ * too ("off CPU"), so that the track tiles the window.  Returns the
+ * running slices written. */
+static uint64_t running(struct tracefmt *t, const struct hc_timeline *tl, uint32_t tid)
+{
+	const struct hc_mark *in = mark_of(tl, tid, HC_MARK_ONCPU);
+	const struct hc_mark *exit = mark_of(tl, tid, HC_MARK_EXIT);
+	const struct hc_mark *open = mark_of(tl, tid, HC_MARK_OFF_AT_END);
+	uint64_t ws = tl->window_start_ns, we = tl->window_end_ns, limit = we, cur = ws, n = 0;
+
+	if (tl->complete_until_ns && tl->complete_until_ns < limit)
+		limit = tl->complete_until_ns;
+	if (exit && exit->ts_ns >= ws && exit->ts_ns < limit)
+		limit = exit->ts_ns;
+	if (in && in->ts_ns > ws) {
+		cur = in->ts_ns < limit ? in->ts_ns : limit;
+		slice(t, "off CPU (since before tracing)", "offcpu", tid, ws, cur);
+	}
+	for (size_t i = 0; i < tl->n && cur < limit; i++) {
+		const struct hc_event *e = &tl->ev[i];
+		uint64_t from = e->start_ns > ws ? e->start_ns : ws;
+		uint64_t to = e->start_ns + e->dur_ns < we ? e->start_ns + e->dur_ns : we;
+
+		if (e->tid != tid || (e->kind != HC_BLOCK && e->kind != HC_PREEMPT) ||
+		    on_cpu_track(e) || to <= cur)
+			continue;
+		if (from > cur) {
+			slice(t, "running", "running", tid, cur, from < limit ? from : limit);
+			n++;
+		}
+		cur = to;
+	}
+	if (open && cur < limit) {
+		uint64_t off = open->ts_ns > cur ? open->ts_ns : cur;
+
+		if (off > cur) {
+			slice(t, "running", "running", tid, cur, off);
+			n++;
+		}
+		slice(t, open->preempted ? "off CPU to the window's end: preempted" :
+					   "off CPU to the window's end: blocked", "offcpu", tid, off, we);
+	} else if (cur < limit) {
+		slice(t, "running", "running", tid, cur, limit);
+		n++;
+	}
+	return n;
+}
+
+struct req_span {
+	uint64_t start, end;
+	size_t i;
+};
+
+/* by start, then the longest first (the lines may be in any order) */
+static int req_span_cmp(const void *a, const void *b)
+{
+	const struct req_span *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* the tracks' min-heap by the end of their last request */
+struct lane_end {
+	uint64_t end;
+	uint32_t lane;
+};
+
+static void heap_down(struct lane_end *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t m = i, l = 2 * i + 1, r = l + 1;
+		struct lane_end tmp;
+
+		if (l < n && h[l].end < h[m].end)
+			m = l;
+		if (r < n && h[r].end < h[m].end)
+			m = r;
+		if (m == i)
+			return;
+		tmp = h[i];
+		h[i] = h[m];
+		h[m] = tmp;
+		i = m;
+	}
+}
+
+static void heap_up(struct lane_end *h, size_t i)
+{
+	while (i && h[(i - 1) / 2].end > h[i].end) {
+		struct lane_end tmp = h[i];
+
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = tmp;
+		i = (i - 1) / 2;
+	}
+}
+
+/* --correlate: each slow request a slice, named by what explains it.
+ * Late requests overlap (a queue drains late all at once) and the slices
+ * of one track must nest: each goes on a track whose last request ended
+ * by its start, "slow requests", "slow requests 2", ... (as many tracks
+ * as requests were late at once) */
 static void requests(struct tracefmt *t, const struct hc_correlation *c)
 {
+	struct req_span *order = calloc(c->rq->n + 1, sizeof(*order));
+	struct lane_end *heap = calloc(c->rq->n + 1, sizeof(*heap));
+	uint32_t *lane = calloc(c->rq->n + 1, sizeof(*lane));
+	size_t lanes = 0, n = 0;
+
+	if (!order || !heap || !lane)
+		die_unsupported("out of memory");
+	for (size_t i = 0; i < c->rq->n; i++)
+		if (c->res[i].state != HC_REQ_OUTSIDE)	/* counted in otherData */
+			order[n++] = (struct req_span){ c->res[i].start_ns, c->res[i].end_ns, i };
+	if (n)
+		qsort(order, n, sizeof(*order), req_span_cmp);
+	for (size_t k = 0; k < n; k++) {
+		if (lanes && heap[0].end <= order[k].start) {
+			heap[0].end = order[k].end;
+			lane[order[k].i] = heap[0].lane;
+			heap_down(heap, lanes, 0);
+		} else {
+			heap[lanes] = (struct lane_end){ order[k].end, (uint32_t)lanes };
+			lane[order[k].i] = (uint32_t)lanes;
+			heap_up(heap, lanes++);
+		}
+	}
 	tracefmt_process(t, HC_TRACE_REQUESTS_PID, "hotcheck: slow requests (--correlate)");
-	tracefmt_thread(t, HC_TRACE_REQUESTS_PID, HC_TRACE_REQUESTS_PID, "slow requests", 0);
-	for (size_t i = 0; i < c->rq->n; i++) {
+	for (size_t l = 0; l < lanes || l == 0; l++) {
+		char name[48];
+
+		if (l)
+			snprintf(name, sizeof(name), "slow requests %zu", l + 1);
+		tracefmt_thread(t, HC_TRACE_REQUESTS_PID, HC_TRACE_REQUESTS_PID + (uint32_t)l,
+				l ? name : "slow requests", (int64_t)l);
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t i = order[k].i;
 		const struct hc_req_result *q = &c->res[i];
 		const char *cause = q->cause != HC_NO_CAUSE ? c->causes[q->cause].name : NULL;
+		uint32_t tid = HC_TRACE_REQUESTS_PID + lane[i];
 		char name[192];
 		struct json *j;
 
-		if (q->state == HC_REQ_OUTSIDE)
-			continue;	/* counted in otherData */
 		if (q->state == HC_REQ_EXPLAINED && cause)
 			snprintf(name, sizeof(name), "request (line %llu): %s",
 				 (unsigned long long)c->rq->v[i].line, cause);
 		else
 			snprintf(name, sizeof(name), "request (line %llu): unexplained (%s)",
 				 (unsigned long long)c->rq->v[i].line, hc_req_state_name(q->state));
-		tracefmt_ev_begin(t, 'X', name, "request", HC_TRACE_REQUESTS_PID,
-				  HC_TRACE_REQUESTS_PID, q->start_ns);
+		tracefmt_ev_begin(t, 'X', name, "request", HC_TRACE_REQUESTS_PID, tid, q->start_ns);
 		tracefmt_ev_dur(t, q->end_ns - q->start_ns);
 		j = tracefmt_args_begin(t);
 		json_kv_u64(j, "line", c->rq->v[i].line);
@@ -215,6 +384,9 @@ static void requests(struct tracefmt *t, const struct hc_correlation *c)
 		tracefmt_args_end(t);
 		tracefmt_ev_end(t);
 	}
+	free(order);
+	free(heap);
+	free(lane);
 }
 
 void hc_trace_write(struct hc_trace *tr, const struct hc_run *r,
@@ -222,14 +394,20 @@ void hc_trace_write(struct hc_trace *tr, const struct hc_run *r,
 {
 	const struct hc_timeline *tl = &r->tl;
 	struct tracefmt *t = &tr->t;
+	uint64_t n_running = 0;
+	uint32_t *tids;
+	size_t n_tids;
 	struct json *j;
 
 	if (!tr->path)
 		return;
 	tracefmt_begin(t);
-	tracks(t, r);
+	tids = tracks(t, r, &n_tids);
 	for (size_t i = 0; i < tl->n; i++)
 		event(t, tl, &tl->ev[i]);
+	for (size_t i = 0; i < n_tids && !tl->offcpu_incomplete && tl->window_end_ns; i++)
+		n_running += running(t, tl, tids[i]);
+	free(tids);
 	if (corr)
 		requests(t, corr);
 	j = tracefmt_meta_begin(t, &(struct tracefmt_window){
@@ -241,6 +419,8 @@ void hc_trace_write(struct hc_trace *tr, const struct hc_run *r,
 	json_kv_u64(j, "keep_limit", r->timeline_max ? r->timeline_max : HC_TIMELINE_DEFAULT);
 	json_kv_u64(j, "complete_until_ns", tl->complete_until_ns);
 	json_kv_u64(j, "events_lost", tl->events_dropped);
+	json_kv_u64(j, "running_slices", n_running);
+	json_kv_str(j, "running_not_written", tl->offcpu_incomplete ? tl->offcpu_incomplete : "");
 	if (corr) {
 		json_kv_u64(j, "requests", corr->rq->n);
 		json_kv_u64(j, "requests_outside", corr->outside);

@@ -132,6 +132,12 @@ void json_thousandths(struct json *j, uint64_t v)
 	fprintf(j->f, "%" PRIu64 ".%03u", v / 1000, (unsigned)(v % 1000));
 }
 
+void json_number_text(struct json *j, const char *text)
+{
+	sep(j);
+	fputs(text, j->f);
+}
+
 void json_bool(struct json *j, bool v)
 {
 	sep(j);

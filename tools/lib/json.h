@@ -35,6 +35,8 @@ void json_null(struct json *j);
 /* v thousandths as a decimal number with three decimals: 1234567 ->
  * 1234.567 (ns as microseconds, exactly) */
 void json_thousandths(struct json *j, uint64_t v);
+/* A number already in JSON's grammar, as the caller wrote it */
+void json_number_text(struct json *j, const char *text);
 /* "0x..." string, for addresses */
 void json_hex(struct json *j, uint64_t v);
 /* Ends the document with a newline and flushes */

@@ -4,6 +4,8 @@
 #include "output.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
 
 int tracefmt_open(struct tracefmt *t, const char *path)
 {
@@ -82,15 +84,36 @@ void tracefmt_ev_begin(struct tracefmt *t, char ph, const char *name, const char
 	json_kv_u64(&t->j, "tid", tid);
 	json_key(&t->j, "ts");
 	json_thousandths(&t->j, ts_ns);
+	t->ts_ns = ts_ns;
 	if (ph == 'i')
 		json_kv_str(&t->j, "s", "t");	/* on its thread's track */
 	t->events++;
 }
 
+/* ns as the double a reader gets from its thousandths */
+static double us_read(uint64_t ns)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+	return strtod(buf, NULL);
+}
+
+/* The duration as the difference of the doubles a reader gets for the
+ * end and the start (exact: two doubles this close subtract without
+ * rounding), written so that it reads back as that double: ts + dur is
+ * then the end exactly, and a slice that ends where the next begins does
+ * not overlap it.  With thousandths, which a double holds only nearly,
+ * speedscope summed them and saw slices end after the next had begun.
+ * It differs from dur_ns / 1000 by less than a ulp of ts (7.6e-6 us
+ * while the clock is below 2^35 us, 9.5 hours: a thousandth of a ns). */
 void tracefmt_ev_dur(struct tracefmt *t, uint64_t dur_ns)
 {
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), "%.17g", us_read(t->ts_ns + dur_ns) - us_read(t->ts_ns));
 	json_key(&t->j, "dur");
-	json_thousandths(&t->j, dur_ns);
+	json_number_text(&t->j, buf);
 }
 
 struct json *tracefmt_args_begin(struct tracefmt *t)

@@ -4,7 +4,9 @@
  *   {"displayTimeUnit":"ms","traceEvents":[...],"otherData":{...}}
  * written as the tool walks what it kept.  Times are given in ns of
  * CLOCK_MONOTONIC and written in microseconds with three decimals (the
- * format's unit), so no precision is lost.  Names go through the JSON
+ * format's unit), so no precision is lost; a duration is written as the
+ * difference of the doubles a reader gets for its end and start, so that
+ * ts + dur is the end exactly (tracefmt.c).  Names go through the JSON
  * writer (json.c), escaped completely.
  *
  * A track is a (pid, tid) pair named by metadata events ("M").  A CPU's
@@ -24,6 +26,7 @@ struct tracefmt {
 	FILE *f;
 	struct json j;
 	uint64_t events;	/* trace events written (metadata included) */
+	uint64_t ts_ns;		/* the start of the event being written */
 };
 
 /* Opens path for writing (created or truncated), checked like stdout
