@@ -2,7 +2,10 @@
 /* silence_pinned CPU N PERIOD_MS [TAIL_MS]
  * For schedsilence: a thread "ss_spinner" spins on CPU, pinned, from the
  * start; a thread "ss_intruder", pinned to the same CPU, waits for SIGUSR1,
- * then wakes up N times, every PERIOD_MS milliseconds (nanosleep), and
+ * then wakes up N times, every PERIOD_MS milliseconds (nanosleep to
+ * deadlines on the clock: a wakeup that waited for the CPU does not push
+ * the next one later, so the period holds on a loaded machine; each
+ * wakeup is one block all the same), and
  * blocks for good: N + 1 switch-ins on CPU (the SIGUSR1 wakeup and N timer
  * wakeups).  TAIL_MS (default 300) after that, the process exits.  The main thread ("ss_main") stays off CPU where another CPU is
  * online.  Prints "PID SPINNER_TID INTRUDER_TID" on one line when ready. */
@@ -34,10 +37,38 @@ static void *spinner(void *arg)
 	return NULL;
 }
 
+static void ts_add_ms(struct timespec *t, long ms)
+{
+	t->tv_nsec += (ms % 1000) * 1000000L;
+	t->tv_sec += ms / 1000 + t->tv_nsec / 1000000000L;
+	t->tv_nsec %= 1000000000L;
+}
+
 NOINLINE void silence_intrude(void)
 {
-	for (long i = 0; i < n_wakes; i++)
-		WL_SLEEP_MS(period_ms);
+	struct timespec at, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &at);
+	for (long i = 0; i < n_wakes; i++) {
+		long long left;
+
+		ts_add_ms(&at, period_ms);
+		/* to the deadline, as a relative sleep that always blocks: a
+		 * deadline under 1 ms away (a wakeup that waited that long for
+		 * the CPU) becomes PERIOD_MS from now, so each wakeup is one
+		 * block, N + 1 switch-ins in all */
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = (long long)(at.tv_sec - now.tv_sec) * 1000000000LL + (at.tv_nsec - now.tv_nsec);
+		if (left < 1000000) {
+			at = now;
+			ts_add_ms(&at, period_ms);
+			left = period_ms * 1000000LL;
+		}
+		struct timespec rel = { left / 1000000000LL, left % 1000000000LL };
+
+		while (wl_syscall4(SYS_nanosleep, (long)&rel, (long)&rel, 0, 0) == -4 /* EINTR */)
+			;
+	}
 }
 
 static void *intruder(void *arg)
