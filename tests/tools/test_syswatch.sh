@@ -194,6 +194,53 @@ run_held "$T/p6s" "$T/e6s" "$SW" -p "$WL_PID" --slower-than 100000 --dwarf --sta
 check_eq "--dwarf with a 64-byte copy: the stacks end in a marked frame" \
 	"$(sw_stacks "$T/p6s" clock_nanosleep | grep -c ',\[truncated: stack copy too short\]$')" 3
 check_grep "--dwarf with a 64-byte copy: the count is reported" 'could not be unwound to the end' "$T/e6s"
+# 6d. -f: the slow calls' stacks folded, thread and user frames root
+#     first, the syscall as kernel frame, their latencies (us) summed;
+#     --diff against that file once the slow calls have moved elsewhere
+#     (no getppid calls: on a busy machine one can be preempted for longer
+#     than the threshold)
+FSTACK='sw_caller;start_thread;caller;sw_slow_here;nanosleep_[k]'
+GSTACK='sw_caller;start_thread;caller;sw_slow_there;clock_nanosleep_[k]'
+N=0 sw_start 0 "$S" 20
+sw_trace "$T/f6" "$T/ef6" -t "$CALLER" --slower-than 10000 -f -d 30
+wait_wl
+check_eq "-f: exit 0, stdout is one folded line, the $S nanosleep calls' stack" \
+	"$RUN_RC $(sed -E 's/ [0-9]+$//' "$T/f6")" "0 $FSTACK"
+F6=$(awk '{ print $NF }' "$T/f6")
+check_grep "-f: stderr counts the $S calls and sums their latencies to the line's value" \
+	"^syswatch: $S calls slower than 10000 us, $F6 us in all\$" "$T/ef6"
+check_eq "-f: the value is at least $S x 20 ms in us" "$((F6 >= S * 20000))" 1
+N=0 sw_start 0 2 20 there
+sw_trace "$T/d6" "$T/ed6" -t "$CALLER" --slower-than 10000 --diff "$T/f6" -d 30
+wait_wl
+# rows of the plain report's section: "grew|shrank CHANGE BEFORE AFTER STACK"
+sw_diff_rows() {
+	awk '/^  grew most/ { w = "grew"; next } /^  shrank most/ { w = "shrank"; next }
+	     w && / CHANGE / { next }
+	     w && /^    +[-+][0-9]/ { print w, $1, $2, $3, $4; next } { w = "" }' "$1"
+}
+G6=$(sw_diff_rows "$T/d6" | awk '$1 == "grew" { print $4 }')
+check_eq "--diff: exit 0, the 2 clock_nanosleep calls' stack grew from 0, the nanosleep one shrank to 0" \
+	"$RUN_RC $(sw_diff_rows "$T/d6" | tr '\n' '|')" \
+	"0 grew +$G6 0 $G6 $GSTACK|shrank -$F6 $F6 0 $FSTACK|"
+check_grep "--diff: the totals before and now" \
+	"^against $T/f6: $F6 us before, $G6 us now; 1 stacks grew, 1 shrank, 0 the same\$" "$T/d6"
+check_eq "--diff: the stream still prints the 2 calls, the growth is at least 2 x 20 ms" \
+	"$(sw_stacks "$T/d6" clock_nanosleep | sort | uniq -c | sed 's/^ *//') $((G6 >= 40000))" \
+	"2 sw_slow_there,caller,start_thread 1"
+N=0 sw_start 0 2 20 there
+sw_trace "$T/d6j" "$T/ed6j" -t "$CALLER" --slower-than 10000 --diff "$T/f6" -j -d 30
+wait_wl
+check_eq "--diff -j: \"diff\" holds the shrunk stack, and the grown one with what the calls took" \
+	"$(json_get "$T/d6j" "(d['diff']['before_total'], d['diff']['shrank'], [(g['stack'], g['before'], g['after'] == sum(c['latency_ns'] // 1000 for c in d['slow_calls'])) for g in d['diff']['grew']])")" \
+	"($F6, [{'stack': '$FSTACK', 'before': $F6, 'after': 0, 'change': -$F6}], [('$GSTACK', 0, True)])"
+check_rc "-f with --diff exits 2" 2 "$SW" --slower-than 10000 -f --diff "$T/f6" -d 1
+check_grep "-f with --diff: says why" 'diff' "$T/rc.err"
+check_rc "--diff without --slower-than exits 2" 2 "$SW" --diff "$T/f6" -d 1
+check_grep "--diff without --slower-than: says why" '^syswatch: --diff applies to --slower-than only' "$T/rc.err"
+check_rc "-f without --slower-than exits 2" 2 "$SW" -f -d 1
+check_grep "-f without --slower-than: says why" '^syswatch: -f applies to --slower-than only' "$T/rc.err"
+check_bad_inputs "$SW" "--slower-than 10 -f -j" "--slower-than 10 --diff /nonexistent"
 check_bad_inputs "$SW" "--dwarf" "--lines" "--stack-storage-size 100" "--slower-than 10 --stack-copy-size 64" \
 	"--slower-than 10 --dwarf --stack-copy-size 100000" "--slower-than 10 --stack-storage-size 0"
 
@@ -268,5 +315,5 @@ while read -r ex; do
 	*) ex_ok=0; echo "#   '$ex' exit $rc"; head -3 "$T/ex.out" | sed 's/^/#   /' ;;
 	esac
 done < <(sed -n '/^EXAMPLES:/,/^$/p' "$T/h" | grep '^    syswatch' | sed 's/^    //; s/ *#.*//')
-check_eq "every one of the 9 EXAMPLES lines runs" "$ex_ok $ex_n" "1 9"
+check_eq "every one of the 11 EXAMPLES lines runs" "$ex_ok $ex_n" "1 11"
 kill "$WL_PID"; wait_wl

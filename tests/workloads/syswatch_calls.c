@@ -5,7 +5,8 @@
  *                SIGUSR1), then makes exactly N getppid() calls from
  *                sw_getppid_here(), FAILS close(-1) calls (each fails with
  *                EBADF) from sw_fail_here(), and SLOW nanosleep(SLOW_MS)
- *                calls from sw_slow_here().  MODE "unknown": then 4 calls
+ *                calls from sw_slow_here() (MODE "there": from
+ *                sw_slow_there(), and as clock_nanosleep calls).  MODE "unknown": then 4 calls
  *                of syscall 511, which no kernel has (ENOSYS), from
  *                sw_unknown_here().  MODE "hold": then it blocks 600 s in
  *                nanosleep from sw_hold_here() (in progress at the end).
@@ -43,6 +44,15 @@ NOINLINE void sw_slow_here(long n, long ms)
 		WL_SLEEP_MS(ms);
 }
 
+NOINLINE void sw_slow_there(long n, long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	for (long i = 0; i < n; i++)
+		while (wl_syscall4(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, (long)&ts, 0) == -4)
+			;	/* EINTR */
+}
+
 #define SW_UNKNOWN_NR 511
 
 NOINLINE void sw_unknown_here(void)
@@ -72,7 +82,10 @@ static void *caller(void *arg)
 	}
 	sw_getppid_here(n_calls);
 	sw_fail_here(n_fails);
-	sw_slow_here(n_slow, slow_ms);
+	if (!strcmp(mode, "there"))
+		sw_slow_there(n_slow, slow_ms);
+	else
+		sw_slow_here(n_slow, slow_ms);
 	if (!strcmp(mode, "unknown"))
 		sw_unknown_here();
 	if (!strcmp(mode, "hold"))

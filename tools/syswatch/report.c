@@ -2,6 +2,7 @@
 #include "report.h"
 #include "clock.h"
 #include "escape.h"
+#include "folddiff.h"
 #include "histogram.h"
 #include "json.h"
 #include "lifecycle.h"
@@ -271,6 +272,8 @@ void report_json(const struct calls *c, const struct slow_calls *slow,
 		json_kv_u64(&j, "slower_than_us", o->slower_us);
 		json_slow_calls(&j, slow);
 		json_kv_u64(&j, "slow_calls_not_kept", slow->nslow_all - slow->nslow);
+		if (slow->diff)
+			folddiff_json(slow->diff, &j, o->s.diff, FOLDDIFF_TOP);
 	}
 	envelope_losses_begin(&j, losses);
 	json_kv_u64(&j, "syscall_number_out_of_range", c->misc_range);

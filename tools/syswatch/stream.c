@@ -5,6 +5,8 @@
 #include "dwunw.h"
 #include "escape.h"
 #include "flamesvg.h"
+#include "folddiff.h"
+#include "folded.h"
 #include "histogram.h"
 #include "output.h"
 #include "stacks.h"
@@ -98,32 +100,47 @@ static void cache_image(struct slow_calls *s, __u32 pid, __u64 exec_id)
 	}
 }
 
-/* --svg: the call as a stack of the flame graph, its latency (us) the
- * value: the thread, its user frames, then the syscall (a kernel frame) */
-static void svg_call(struct slow_calls *s, const struct sw_event *e, struct stack_frames *fr)
+/* The call as a stack of the flame graph and of -f: the thread, its user
+ * frames, then the syscall (a kernel frame); its latency (us) the value */
+static void stack_call(struct slow_calls *s, const struct sw_event *e, struct stack_frames *fr)
 {
 	char nb[40];
+	__u64 us = e->lat_ns / 1000;
 
 	fr->k[0] = syscall_name_fmt(e->nr, nb, sizeof(nb));
 	fr->kn = 1;
 	fr->klost = false;
-	flamesvg_add_stack(s->svg, s->sym, e->comm, NULL, fr, NULL, e->lat_ns / 1000);
+	if (s->svg)
+		flamesvg_add_stack(s->svg, s->sym, e->comm, NULL, fr, NULL, us);
+	if (s->fo || s->diff) {
+		char *line = folded_line(e->comm, fr->u, fr->un, fr->k, fr->kn);
+
+		if (s->diff)
+			folddiff_add(s->diff, line, us);
+		if (s->fo)
+			folded_add_line(s->fo, line, us);	/* the line is fo's */
+		else
+			free(line);
+	}
+	fr->k[0] = NULL;	/* nb goes out of scope */
+	fr->kn = 0;
 }
 
 /* One slow call, its stack where slow_call_frames() finds it */
 static int take_call(struct slow_calls *s, const struct sw_event *e, int dwarf_id)
 {
 	__u64 wall = e->ts + s->wall_offset;
-	bool print = !s->keep && !out_closed();
+	bool print = !s->keep && !s->fo && !out_closed();
 	struct stack_frames fr;
 
 	s->nslow_all++;
-	if (print || s->svg)
+	s->total_us += e->lat_ns / 1000;
+	if (print || s->svg || s->fo || s->diff)
 		slow_call_frames(s, e, dwarf_id, &fr);
 	if (print)
 		print_slow(s, e, &fr, wall);
-	if (s->svg)
-		svg_call(s, e, &fr);
+	if (s->svg || s->fo || s->diff)
+		stack_call(s, e, &fr);
 	if (s->keep && s->nslow < MAX_JSON_SLOW) {
 		struct slow *k;
 
@@ -182,5 +199,7 @@ void slow_calls_free(struct slow_calls *s)
 	free(s->slow);
 	vec_free(&s->cached);
 	flamesvg_free(s->svg);
+	folded_free(s->fo);
+	folddiff_free(s->diff);
 	memset(s, 0, sizeof(*s));	/* freed again: nothing to free */
 }

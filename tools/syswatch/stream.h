@@ -19,6 +19,8 @@ struct stacksym;
 struct stackstore;
 struct dwunw;
 struct flamesvg;
+struct folded;
+struct folddiff;
 
 /* A slow call kept for the JSON document */
 struct slow {
@@ -50,6 +52,12 @@ struct slow_calls {
 	__u64 nslow_all;
 	bool header_done;	/* the plain header is out */
 	struct flamesvg *svg;	/* --svg: every slow call, else NULL */
+	/* -f: every slow call as a folded line (comm; user frames; the
+	 * syscall as kernel frame), its latency in us the value; then
+	 * nothing is printed as it comes */
+	struct folded *fo;
+	struct folddiff *diff;	/* --diff: the same lines, against a file */
+	__u64 total_us;		/* the latencies of all of them, in us */
 	VEC(struct cached_image) cached;
 };
 

@@ -12,6 +12,8 @@
 #include "bpfmaps.h"
 #include "dwunw.h"
 #include "flamesvg.h"
+#include "folddiff.h"
+#include "folded.h"
 #include "msg.h"
 #include "bpfload.h"
 #include "lifecycle.h"
@@ -45,7 +47,8 @@ static const char doc[] =
 "a thread makes none.\n"
 "\n"
 "USAGE: syswatch [-p PID | -t TID] [-d SECS] [--per-thread] [--syscall NAME,...]\n"
-"                [--errors] [--slower-than USEC [--dwarf] [--svg FILE]]\n"
+"                [--errors] [--slower-than USEC [--dwarf] [--svg FILE] [-f]\n"
+"                [--diff BEFORE.folded]]\n"
 "                [-j] [--check] [--metrics ADDR:PORT] [--metrics-file PATH]\n"
 "\n"
 "EXAMPLES:\n"
@@ -57,6 +60,8 @@ static const char doc[] =
 "    syswatch -p 1 --errors -d 5       # only the calls that failed\n"
 "    syswatch -p 1 --slower-than 10000 -d 5    # also stream calls over 10 ms\n"
 "    syswatch -p 1 --slower-than 1000 --svg s.svg -d 5   # their flame graph\n"
+"    syswatch -p 1 --slower-than 1000 -f -d 5 > s.folded # their stacks, folded\n"
+"    syswatch -p 1 --slower-than 1000 --diff s.folded -d 5 # what grew and shrank\n"
 "    syswatch -p 1 -j -d 5             # JSON\n";
 
 static const struct argp_option options[] = {
@@ -85,6 +90,8 @@ static const struct argp_option options[] = {
 	OPTS_STACK_COPY("slow call"),
 	{ "svg", OPT_SVG, "FILE", 0, "--slower-than: also write the slow calls as an interactive "
 	  "flame graph (widths: their latency), one self-contained SVG file", 0 },
+	OPTS_FOLDED,
+	OPTS_DIFF,
 	OPTS_METRICS,
 	OPTS_VERBOSE,
 	OPTS_BTF,
@@ -129,6 +136,8 @@ static const char *const loss_hints[LOSS_KINDS] = {
 
 /* --svg: where the slow calls' flame graph goes (opened before the start) */
 static FILE *svg_out;
+/* --diff: the earlier run's folded stacks, read before the start */
+static struct folddiff *diff;
 
 static struct syswatch {
 	struct calls c;
@@ -230,9 +239,13 @@ int syswatch_setup(struct lifecycle *lc)
 	tool.slow.rb = lc->rb;
 	if (svg_out)
 		tool.slow.svg = flamesvg_new();
+	if (env.c.folded)
+		tool.slow.fo = folded_new();
+	tool.slow.diff = diff;
+	diff = NULL;
 	lc->run.poll = slow_calls_poll;
 	lc->run.ctx = &tool.slow;
-	lc->run.streaming = !env.c.json;	/* each call printed */
+	lc->run.streaming = !env.c.json && !env.c.folded;	/* each call printed */
 	export_setup(lc);
 	return 0;
 }
@@ -272,12 +285,22 @@ void syswatch_report(struct lifecycle *lc)
 
 		snprintf(what, sizeof(what), "latency of the syscalls slower than %llu us",
 			 (unsigned long long)env.slower_us);
-		flamesvg_finish_run(tool.slow.svg, svg_out, "syswatch", what, "us", &env.c);
+		/* with --diff: the differential graph */
+		flamesvg_finish_run(folddiff_graph(tool.slow.diff, env.s.diff, tool.slow.svg),
+				    svg_out, "syswatch", what, "us", &env.c);
 		tool.slow.svg = NULL;
 	}
 	common_opts_target(&env.c, tool.sum.who, sizeof(tool.sum.who));
 	report_verdict(&tool.sum, &env, lc->end);
-	if (env.c.json) {
+	if (env.c.folded) {
+		/* stdout: the folded lines alone; the table is left out */
+		folded_print(tool.slow.fo, stdout);
+		msg_warn("%llu call%s slower than %llu us, %llu us in all",
+			 (unsigned long long)tool.slow.nslow_all, tool.slow.nslow_all == 1 ? "" : "s",
+			 (unsigned long long)env.slower_us, (unsigned long long)tool.slow.total_us);
+		if (env.c.check)
+			msg_warn("%s", tool.sum.verdict);
+	} else if (env.c.json) {
 		report_json(&tool.c, &tool.slow, &env, lc->losses, &tool.sum);
 		if (env.c.check)
 			msg_warn("%s", tool.sum.verdict);
@@ -285,6 +308,8 @@ void syswatch_report(struct lifecycle *lc)
 		if (tool.slow.header_done)
 			printf("\n");
 		report_plain(&tool.c, &env);
+		if (tool.slow.diff)
+			folddiff_print(tool.slow.diff, stdout, env.s.diff, "us", FOLDDIFF_TOP);
 		if (env.c.check)
 			printf("\n%s\n", tool.sum.verdict);
 	}
@@ -312,6 +337,8 @@ int syswatch_finish(struct lifecycle *lc)
 void syswatch_cleanup(struct lifecycle *lc)
 {
 	slow_calls_free(&tool.slow);
+	folddiff_free(diff);	/* not handed to the slow calls: no start */
+	diff = NULL;
 	collected_free(&tool.c);
 	exporter_close(tool.exp.e);
 }
@@ -326,6 +353,11 @@ int main(int argc, char **argv)
 		die_usage("--dwarf, --lines and --stack-storage-size apply to --slower-than only");
 	if (env.s.svg && !env.slower_us)
 		die_usage("--svg applies to --slower-than only");
+	if (env.c.folded && !env.slower_us)
+		die_usage("-f applies to --slower-than only");
+	if (env.s.diff && !env.slower_us)
+		die_usage("--diff applies to --slower-than only");
+	diff = folddiff_for(env.s.diff, env.c.folded);
 	if (env.s.svg)
 		svg_out = flamesvg_open(env.s.svg);
 	if (!env.s.stack_storage)
