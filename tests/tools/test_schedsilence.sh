@@ -286,8 +286,6 @@ check "cadence: ss_intruder's period $(cad "['period_ns']") ns is 250 ms +-2%" \
 pre=$(json_get "$T/jc" "[r['preempted'] for r in d['intruders'] if r['kind']=='task' and r['name']=='ss_intruder'][0]")
 check "cadence: from its arrivals, $(cad "['arrivals']") of 9 (8 + 1) less at most its $pre preemptions + 1" \
 	awk -v a="$(cad "['arrivals']")" -v p="$pre" 'BEGIN { exit !(a != "" && p != "" && a <= 9 && a >= 9 - p - 1) }'
-check "cadence: the spread is small ($(cad "['spread_pct']")%)" \
-	awk -v s="$(cad "['spread_pct']")" 'BEGIN { exit !(s != "" && s < 2) }'
 check_eq "cadence: none for a row of fewer than 3 arrivals" \
 	"$(json_get "$T/jc" "all(r['cadence'] is None for r in d['intruders'] if r['count'] < 3)")" True
 N=8 PERIOD=250 run_ss "$T/pc" "$T/ec2" -C $CPU -d 3 --allow-comm ss_spinner
@@ -315,6 +313,12 @@ check_eq "trace: its arrivals = the report's (cadence)" "$(tq "len($ARR)")" "$(t
 iv=$(tq "(lambda a: median([y - x for x, y in zip(a, a[1:])]))($ARR)")
 check "trace: the median interval between its arrivals, $iv us, is 250 ms +-2%" \
 	awk -v v="$iv" 'BEGIN { exit !(v != "None" && v >= 245000 && v <= 255000) }'
+# the spread: the median distance of an interval to the period, as a
+# share of it, from the same arrivals (between the two middle distances
+# when they are even in number); how large it is depends on how long each
+# wakeup waited for the CPU, which the workload does not control
+check_eq "trace: the report's spread ($(cad "['spread_pct']")%) is that of its arrivals" \
+	"$(tq "(lambda a, P, s: (lambda dd: dd[(len(dd) - 1) // 2] - 0.01 <= s <= dd[len(dd) // 2] + 0.01)(sorted(abs((y - x) * 1000 - P) * 100 / P for x, y in zip(a, a[1:]))))($ARR, $ROW['cadence']['period_ns'], $ROW['cadence']['spread_pct'])")" True
 check_eq "trace: every event within the window, no duration below 0" \
 	"$(tq "all(o['window_start_us'] <= e['ts'] and e['ts'] + e.get('dur', 0) <= o['window_end_us'] + 0.001 and e.get('dur', 0) >= 0 for e in ev)")" True
 check_eq "trace: kept = the events written = the report's intruding events; none not kept" \
@@ -351,8 +355,10 @@ if trace_browser "$T" "ss=$T/tc=$ART/trace-schedsilence.png"; then
 		awk -v v="$siv" 'BEGIN { exit !(v != "None" && v >= 245000 && v <= 255000) }'
 	check "speedscope: and is the trace's ($iv us) to the us" \
 		awk -v a="$siv" -v b="$iv" 'BEGIN { d = a - b; exit !(a != "None" && d < 1 && d > -1) }'
-	check_eq "speedscope: every slice of the trace, none more" \
-		"$(sg "len(slices($PROF[0]))")" "$(tq "len([e for e in ev if e['ph'] == 'X'])")"
+	# speedscope keeps no slice of zero length (a trace with one shown
+	# here: its open and close events are left out of what it saves)
+	check_eq "speedscope: every slice of the trace of a length above 0, none more" \
+		"$(sg "len(slices($PROF[0]))")" "$(tq "len([e for e in ev if e['ph'] == 'X' and e['dur'] > 0])")"
 	check "speedscope: the screenshot is a PNG" python3 -c \
 		'import sys; sys.exit(open(sys.argv[1], "rb").read(8) != b"\x89PNG\r\n\x1a\n")' "$ART/trace-schedsilence.png"
 fi

@@ -61,7 +61,7 @@ static const char doc[] =
 "    syswatch -p 1 --slower-than 10000 -d 5    # also stream calls over 10 ms\n"
 "    syswatch -p 1 --slower-than 1000 --svg s.svg -d 5   # their flame graph\n"
 "    syswatch -p 1 --slower-than 1000 -f -d 5 > s.folded # their stacks, folded\n"
-"    syswatch -p 1 --slower-than 1000 --diff s.folded -d 5 # what grew and shrank\n"
+"    syswatch -p 1 --slower-than 1000 --diff s.folded -d 5 # set against it\n"
 "    syswatch -p 1 -j -d 5             # JSON\n";
 
 static const struct argp_option options[] = {
