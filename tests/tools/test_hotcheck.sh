@@ -310,9 +310,13 @@ check_eq "correlate: every cause naming diag_stats' tid names diag_stats" \
 check_eq "correlate: diag_stats' preemptions are in the timeline, by its name and tid" \
 	"$(json_get "$T/c1.out" "len([e for e in d['events'] if e['kind'] == 'preempt' and e['actor_tid'] == $DSTATS]) > 0 and all(e['actor'] == 'diag_stats' for e in d['events'] if e['actor_tid'] == $DSTATS and e['kind'] in ('preempt', 'intruder'))")" True
 # diag_stats sleeps 500 ms, then computes for 2 ms (preempted by diag_hot,
-# nice -20, and resumed: resumptions are no arrivals), 6 times in 3 s
-check_eq "correlate: diag_stats' cadence: every 500 ms within 2%, from each of its arrivals" \
-	"$(json_get "$T/c1.out" "[(abs(c['cadence']['period_ns'] - 500e6) <= 10e6, 4 <= c['cadence']['arrivals'] <= 7, c['cadence']['partial']) for c in d['causes']['cpu intruders'] if c['cause'] == 'diag_stats (tid $DSTATS)']")" \
+# nice -20, and resumed: resumptions are no arrivals), 6 times in 3 s.
+# The period is what the workload controls; how many of its stays are
+# arrivals is not quite (under ASan and load, a stay ended by a short
+# block in its work is one more: 4 to 7 failed once in CI), so they are
+# at least 3 and at most its stays
+check_eq "correlate: diag_stats' cadence: every 500 ms within 2%, from its arrivals (3 to its stays), all kept" \
+	"$(json_get "$T/c1.out" "[(abs(c['cadence']['period_ns'] - 500e6) <= 10e6, 3 <= c['cadence']['arrivals'] <= c['count'], c['cadence']['partial']) for c in d['causes']['cpu intruders'] if c['cause'] == 'diag_stats (tid $DSTATS)']")" \
 	"[(True, True, False)]"
 check_eq "correlate: cadence on the CPUs' causes only, null under three arrivals" \
 	"$(json_get "$T/c1.out" "all(('cadence' in c) == (k in ('cpu intruders', 'irqs', 'softirqs', 'timers', 'ipis')) and ('cadence' not in c or c['count'] >= 3 or c['cadence'] is None) for k in d['causes'] for c in d['causes'][k])")" True
