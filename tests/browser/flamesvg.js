@@ -19,21 +19,12 @@
 // Each check is one TAP line ("ok - ..." / "not ok - ...").
 'use strict';
 const path = require('path');
-const puppeteer = require('puppeteer-core');
+const { check, run } = require('./harness');
 
 const [svg, fn, expectArg, shot, ...rest] = process.argv.slice(2);
 const [diffFlag, dsvg, grew, shrunk, dshot] = rest[0] === '--diff' ? rest.slice(0, 5) : [];
 const more = rest[0] === '--diff' ? rest.slice(5) : rest;
 const expected = Number(expectArg);
-const name = process.env.TEST_FILE || 'flamesvg.js';
-let failed = 0;
-
-function check(desc, ok, detail) {
-	if (!ok)
-		failed++;
-	console.log(`${ok ? 'ok' : 'not ok'} - ${name}: ${desc}${detail ? ` (${detail})` : ''}`);
-}
-
 function near(got, want, pct) {
 	return Number.isFinite(got) && Math.abs(got - want) <= Math.abs(want) * pct / 100;
 }
@@ -229,23 +220,10 @@ async function picture(browser, png, file, fn) {
 	await page.close();
 }
 
-(async () => {
-	const browser = await puppeteer.launch({
-		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-		headless: true,
-		args: ['--no-sandbox', '--disable-gpu', '--allow-file-access-from-files'],
-	});
-	try {
-		await interactive(browser);
-		if (diffFlag === '--diff')
-			await checkDiff(browser);
-		for (let i = 0; i + 2 < more.length; i += 3)
-			await picture(browser, more[i], more[i + 1], more[i + 2]);
-	} finally {
-		await browser.close();
-	}
-	process.exit(failed ? 1 : 0);
-})().catch((e) => {
-	console.log(`not ok - ${name}: the browser check ran to its end (${e && e.stack || e})`);
-	process.exit(1);
+run(['--disable-gpu'], async (browser) => {
+	await interactive(browser);
+	if (diffFlag === '--diff')
+		await checkDiff(browser);
+	for (let i = 0; i + 2 < more.length; i += 3)
+		await picture(browser, more[i], more[i + 1], more[i + 2]);
 });
