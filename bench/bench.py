@@ -115,6 +115,8 @@ FLOOR = "build/bench/floor"
 LOC = "libbpf-tools offcputime"
 LWT = "libbpf-tools wakeuptime -p PID"
 FIVE = "the five tools at once, -p PID (schedsilence -C 0)"
+WALKS = "floor: the stack walks alone (block, waker), PID"
+WALKS_K = "floor: the same, user stacks by bpf_get_stack(), PID"
 ROWS = [
     ("pipe", "offcputime", "./offcputime", 0.90, LOC),
     ("pipe", "offcputime -m 1000", "./offcputime -m 1000", None, LOC + " -m 1000"),
@@ -162,6 +164,19 @@ ROWS = [
     ("futex", FIVE, "./offcputime -p {pid} & ./wakers -p {pid} & ./syswatch -p {pid} & "
      "./pfwatch -p {pid} & ./schedsilence -C 0", None),
     ("futex", "hotcheck -p PID", "./hotcheck -p {pid}", None, FIVE),
+    # the stack walks that hotcheck and the five both take, alone: against
+    # the five, the least hotcheck's ratio can be while it names the same
+    # stacks (docs/PERFORMANCE.md)
+    ("futex", WALKS, FLOOR + " walks {pid}", None, FIVE),
+    ("futex", WALKS_K, FLOOR + " walks-kernel {pid}", None, WALKS),
+    # the same tools with every user stack taken by bpf_get_stack() (the
+    # kernel's walk), against themselves (bpf/uwalk.bpf.h)
+    ("futex", "offcputime -p PID, kernel's user walk",
+     "env SUITE_KFEAT_OFF=ustack_walk ./offcputime -p {pid}", None, "offcputime -p PID"),
+    ("futex", "hotcheck -p PID, kernel's user walk",
+     "env SUITE_KFEAT_OFF=ustack_walk ./hotcheck -p {pid}", None, "hotcheck -p PID"),
+    ("fault", "pfwatch -p PID, kernel's user walk",
+     "env SUITE_KFEAT_OFF=ustack_walk ./pfwatch -p {pid}", None, "pfwatch -p PID"),
 ]
 # The floor of each workload's ns per event: the row whose program does
 # the least a program on that hook can do (bench/floor/floor.bpf.c).  On

@@ -28,6 +28,13 @@ const volatile bool kf_steal_time = true;
  * interrupted does (every kernel but PREEMPT_RT before 6.0):
  * bpf/rbguard.bpf.h */
 const volatile bool kf_ringbuf_nest = true;
+/* user stacks walked by the program, frame pointer to frame pointer, as
+ * the kernel's own walk does (x86-64, bpf_task_pt_regs()):
+ * bpf/stackeng.bpf.h; ustack_min_addr: vm.mmap_min_addr, below which no
+ * frame can be read; ustack_max: kernel.perf_event_max_stack */
+const volatile bool kf_ustack_walk = true;
+const volatile __u64 ustack_min_addr = 0;
+const volatile __u32 ustack_max = 127;
 
 /* task_struct before 5.14 named its state "state" */
 struct task_struct___pre514 {

@@ -330,8 +330,9 @@ static __always_inline __u64 seed_ustack(struct task_struct *task)
 {
 	struct stack_event *ev;
 	struct pt_regs *regs;
+	struct stack_cpu none = {};	/* no ids cached: a sleepable program */
 	__u32 zero = 0, n = 1;
-	__u64 bp, last = 0;
+	__u64 bp;
 
 	ev = bpf_map_lookup_elem(&seed_scratch, &zero);
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
@@ -357,7 +358,7 @@ static __always_inline __u64 seed_ustack(struct task_struct *task)
 		n = i + 1;
 		bp = fr[0];
 	}
-	return stack_commit(ev, n * sizeof(__u64), true, &last);
+	return stack_commit(ev, n * sizeof(__u64), true, &none);
 }
 
 static __always_inline int seed_one(struct bpf_iter__task *ctx, bool walk_user)

@@ -17,21 +17,28 @@
 #include "losses.bpf.h"
 #include "rbguard.bpf.h"
 #include "maps.bpf.h"
+#include "uwalk.bpf.h"
 
 /* programs nest (an interrupt's program inside a task's): one scratch
  * stack per level */
 #define STACK_NEST_MAX 4	/* a power of 2 */
 
 PERCPU_ARRAY_MAP(stack_scratch, struct stack_event, STACK_NEST_MAX);
-/* Per CPU: the programs taking a stack now, and the id each level last
- * found sent: a stack taken again and again (the usual case: one loop
- * faulting, blocking, waking) then costs no look-up in stack_seen.  An
- * id sent once stays in user space for the run, so the cache is never
- * wrong; the LRU is only not told the id is still in use. */
+/* Per CPU: the programs taking a stack now, and the ids last found sent,
+ * in STACK_RECENT slots by their low bits: a stack taken again and again
+ * (the usual case: one loop faulting, blocking, waking; two threads
+ * handing work to each other take four stacks in turn) then costs no
+ * look-up in stack_seen.  An id sent once stays in user space for the
+ * run, and a slot only ever holds such an id (written after the frames
+ * went, one 64-bit store, whichever program nested on the CPU wrote it
+ * last), so the cache is never wrong; the LRU is only not told the id is
+ * still in use. */
+#define STACK_RECENT 16		/* a power of 2 */
+
 struct stack_cpu {
 	__u32 nest;
 	__u32 pad;
-	__u64 last[STACK_NEST_MAX];
+	__u64 recent[STACK_RECENT];
 };
 PERCPU_ARRAY_MAP(stack_nest, struct stack_cpu, 1);
 LRU_HASH_MAP(stack_seen, __u64, __u8, 1);	/* --stack-storage-size */
@@ -62,8 +69,9 @@ static __always_inline __u64 stack_hash(const __u64 *ips, __u32 nr, __u64 seed)
 /* Names the stack in ev (bytes long, or < 0: a failed walk): its id,
  * its frames sent to user space if they may not be there yet */
 static __always_inline __u64 stack_commit(struct stack_event *ev, long bytes, bool user,
-					  __u64 *last)
+					  struct stack_cpu *cpu)
 {
+	__u64 *last;
 	__u8 one = 1;
 	__u32 nr;
 	__u64 id;
@@ -77,6 +85,7 @@ static __always_inline __u64 stack_commit(struct stack_event *ev, long bytes, bo
 	if (nr > STACK_FRAMES)
 		nr = STACK_FRAMES;
 	id = stack_hash(ev->ips, nr, user ? 0x75 : 0x6b);
+	last = &cpu->recent[id & (STACK_RECENT - 1)];
 	if (*last == id)
 		return id;
 	/* a lookup first: an LRU update takes a free node before it finds
@@ -121,12 +130,11 @@ static __always_inline __u64 stack_take(void *ctx, struct task_struct *task,
 	cpu->nest = level + 1;
 	if (how == STACK_HOW_TASK)
 		bytes = bpf_get_task_stack(task, ev->ips, sizeof(ev->ips), 0);
+	else if (how == STACK_HOW_USER)
+		bytes = ustack_walk(ctx, ev->ips);
 	else
-		bytes = bpf_get_stack(ctx, ev->ips, sizeof(ev->ips),
-				      how == STACK_HOW_USER ? BPF_F_USER_STACK : 0);
-	/* (masked: the verifier wants the bound where the address is made) */
-	id = stack_commit(ev, bytes, how == STACK_HOW_USER,
-			  &cpu->last[level & (STACK_NEST_MAX - 1)]);
+		bytes = bpf_get_stack(ctx, ev->ips, sizeof(ev->ips), 0);
+	id = stack_commit(ev, bytes, how == STACK_HOW_USER, cpu);
 	cpu->nest = level;
 	return id;
 }

@@ -9,6 +9,14 @@
  *   page-faults      a perf_event program on the software event page-faults
  *                    (period 1) of process PID (one event, the thread
  *                    PID, not inherited), or of every CPU without PID
+ *   walks PID        the stack walks a tracer of PID's blocks and wakers
+ *                    cannot do without (tp_btf/sched_switch and
+ *                    tp_btf/sched_waking): the user stack of a thread of
+ *                    PID that blocks, the kernel stack it waited in when
+ *                    it is switched back in, the user and kernel stacks
+ *                    of whoever wakes it; the frames are not used; the
+ *                    user stacks walked as the tools walk them
+ *   walks-kernel PID the same, the user stacks by bpf_get_stack()
  * Needs no tracefs.  Exit 2: bad arguments; 3: a program does not load or
  * attach on this machine. */
 #include <errno.h>
@@ -34,7 +42,8 @@ static void on_signal(int sig __attribute__((unused)))
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: floor sched_switch|syscalls|page_fault_user|page-faults [PID]\n");
+	fprintf(stderr, "usage: floor sched_switch|syscalls|page_fault_user|page-faults [PID]\n"
+			"       floor walks|walks-kernel PID\n");
 	return 2;
 }
 
@@ -79,11 +88,12 @@ int main(int argc, char **argv)
 {
 	static const char *const names[] = {
 		"sched_switch", "sys_enter", "sys_exit", "page_fault_user", "page-faults",
+		"sched_switch (walks)", "sched_waking (walks)",
 	};
 	struct bpf_link *links[MAX_LINKS];
-	struct bpf_program *progs[5];
+	struct bpf_program *progs[7];
 	struct floor_bpf *skel;
-	bool want[5] = { false };
+	bool want[7] = { false };
 	int nlinks = 0, err = 0, ncpu;
 	long pid = 0;
 	char *end;
@@ -98,13 +108,18 @@ int main(int argc, char **argv)
 		want[3] = true;
 	else if (!strcmp(argv[1], "page-faults"))
 		want[4] = true;
+	else if (!strcmp(argv[1], "walks") || !strcmp(argv[1], "walks-kernel"))
+		want[5] = want[6] = true;
 	else
 		return usage();
 	if (argc == 3) {
 		errno = 0;
 		pid = strtol(argv[2], &end, 10);
-		if (!want[4] || errno || end == argv[2] || *end || pid < 1 || pid > 0x3fffffff)
+		if (!(want[4] || want[5]) || errno || end == argv[2] || *end || pid < 1 ||
+		    pid > 0x3fffffff)
 			return usage();
+	} else if (want[5]) {
+		return usage();
 	}
 	libbpf_set_print(libbpf_quiet);
 	skel = floor_bpf__open();
@@ -117,7 +132,21 @@ int main(int argc, char **argv)
 	progs[2] = skel->progs.floor_sys_exit;
 	progs[3] = skel->progs.floor_page_fault_user;
 	progs[4] = skel->progs.floor_page_faults;
-	for (int i = 0; i < 5; i++)
+	progs[5] = skel->progs.walk_switch;
+	progs[6] = skel->progs.walk_waking;
+	skel->rodata->walk_tgid = (__u32)pid;
+	/* as tools/lib/kfeat.c sets it; 0 sends every user walk to the kernel */
+	if (!strcmp(argv[1], "walks")) {
+		FILE *f = fopen("/proc/sys/vm/mmap_min_addr", "re");
+		unsigned long long v = 0;
+
+		if (f && fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		if (f)
+			fclose(f);
+		skel->rodata->ustack_min_addr = v;
+	}
+	for (int i = 0; i < 7; i++)
 		bpf_program__set_autoload(progs[i], want[i]);
 	err = floor_bpf__load(skel);
 	if (err) {
@@ -125,7 +154,7 @@ int main(int argc, char **argv)
 		err = 3;
 		goto cleanup;
 	}
-	for (int i = 0; i < 5 && !err; i++) {
+	for (int i = 0; i < 7 && !err; i++) {
 		if (!want[i])
 			continue;
 		if (i == 4) {
@@ -148,7 +177,7 @@ int main(int argc, char **argv)
 	while (!stop)
 		usleep(100000);
 	ncpu = libbpf_num_possible_cpus();
-	for (__u32 i = 0; i < 5 && ncpu > 0; i++) {
+	for (__u32 i = 0; i < 7 && ncpu > 0; i++) {
 		__u64 v[ncpu], sum = 0;
 
 		if (!want[i] || bpf_map__lookup_elem(skel->maps.hits, &i, sizeof(i), v,

@@ -45,7 +45,23 @@ check_basics() {
 	done
 	if grep -q ' /sys/fs/bpf bpf ' /proc/mounts; then pass "bpffs is mounted"; else fail "bpffs is mounted"; fi
 	# what the tools found this kernel lacks (docs/KERNELS.md's table)
-	echo "# features: $("$BIN/offcputime" -v -d 0.1 2>&1 >/dev/null | sed -n 's/.*kernel features: //p')"
+	local feats
+	feats=" $("$BIN/offcputime" -v -d 0.1 2>&1 >/dev/null | sed -n 's/.*kernel features: //p') "
+	echo "# features:$feats"
+	# the user stacks walked by the programs (bpf/uwalk.bpf.h) wherever
+	# bpf_task_pt_regs() is (x86-64): every check below that names a
+	# user frame then checks that walk on this kernel
+	if [[ "$(uname -m)" == x86_64 && "$feats" == *" task_pt_regs "* ]]; then
+		if [[ "$feats" == *" ustack_walk "* ]]; then
+			pass "user stacks walked by the programs (ustack_walk)"
+		else
+			fail "user stacks walked by the programs (ustack_walk; features:$feats)"
+		fi
+	elif [[ "$feats" == *" !ustack_walk "* ]]; then
+		pass "user stacks by bpf_get_stack() (no bpf_task_pt_regs())"
+	else
+		fail "user stacks by bpf_get_stack() (no bpf_task_pt_regs(); features:$feats)"
+	fi
 }
 
 # Every tool's checks: tests/kernels/checks.sh's kcheck_TOOL (the same

@@ -1,6 +1,8 @@
 # pfwatch against workloads whose page faults are known in advance.
 # The workloads wait for SIGUSR1 (sent once pfwatch says it is tracing)
-# before they touch their fresh pages, so no fault is missed at the start.
+# before they touch their fresh pages, so no fault is missed at the start
+# (60 s at most: pfwatch under ASan on a busy machine once took more than
+# the 5 s a workload waits by default, and its first faults went untraced).
 PF=$BIN/pfwatch
 
 # pf_run OUT ERR PFWATCH-ARGS...: pfwatch on $WL_PID in the background;
@@ -32,7 +34,7 @@ json_func_maps() {
 
 # 1. 2000 fresh anonymous pages touched in pf_touch_fresh_pages(): at least
 #    2000 faults there and not 10% more, the mapping named "[anon]".
-start_wl pf_toucher 2000
+start_wl pf_toucher 2000 60000
 pf_run "$T/j1" "$T/e1" -p "$WL_PID" -j -d 20
 check_eq "anon: pfwatch exits 0" "$RUN_RC" 0
 check "anon: JSON parses" json_ok "$T/j1"
@@ -49,18 +51,18 @@ check_grep "anon: the early stop is said on stderr" 'every traced process has ex
 
 # 2. Each kind of mapping is named, from /proc/PID/maps read while the
 #    process lived (it has exited by the time of the report)
-start_wl pf_toucher 300 5000 heap
+start_wl pf_toucher 300 60000 heap
 pf_run "$T/j2h" "$T/e2h" -p "$WL_PID" -j -d 20
 check_range "heap: faults" "$(json_func "$T/j2h" faults pf_touch_fresh_pages)" 300 330
 check_eq "heap: the mapping is [heap]" "$(json_func_maps "$T/j2h" faults pf_touch_fresh_pages)" "[heap]"
-start_wl pf_toucher 300 5000 file
+start_wl pf_toucher 300 60000 file
 pf_run "$T/j2f" "$T/e2f" -p "$WL_PID" -j -d 20
 check_range "file: faults" "$(json_func "$T/j2f" faults pf_touch_fresh_pages)" 300 330
 check_eq "file: the mapping is the file's path" \
 	"$(json_func_maps "$T/j2f" faults pf_touch_fresh_pages)" "${TMPDIR:-/tmp}/pf_toucher.$WL_PID.data"
 
 # 3. Major faults: the file dropped from the page cache, no read-ahead
-start_wl pf_toucher 200 5000 major
+start_wl pf_toucher 200 60000 major
 pf_run "$T/j3" "$T/e3" -p "$WL_PID" -j -d 20
 check_range "major: major faults in pf_touch_fresh_pages" \
 	"$(json_get "$T/j3" "sum(e['major'] for e in d['faults'] if e['user_stack'][-1] == 'pf_touch_fresh_pages')")" 200 220
@@ -68,7 +70,7 @@ check_eq "major: totals agree" "$(json_get "$T/j3" "d['totals']['major'] >= 200"
 
 # 4. Faults taken in kernel mode (read(2) into fresh pages): the kernel
 #    stack is there, after the user frames, in folded output
-start_wl pf_toucher 400 5000 read
+start_wl pf_toucher 400 60000 read
 pf_run "$T/f4" "$T/e4" -p "$WL_PID" -f -d 20
 check_range "read: kernel-mode faults under pf_touch_fresh_pages" \
 	"$(folded_sum ';pf_touch_fresh_pages;.*_\[k\] [0-9]+$' "$T/f4")" 400 440
@@ -81,7 +83,7 @@ check_grep "folded: the locking state goes to stderr" 'VmLck 0 kB: memory is not
 
 # 5. --warmup: the 200 pages touched at once are warm-up, the 300 touched
 #    2.5 s later are violations
-start_wl pf_toucher 300 5000 anon 200 2500
+start_wl pf_toucher 300 60000 anon 200 2500
 pf_run "$T/j5" "$T/e5" -p "$WL_PID" -j -d 20 --warmup 1.5
 check_range "warmup: pf_warmup_touch is in the warm-up" "$(json_func "$T/j5" warmup_faults pf_warmup_touch)" 200 220
 check_eq "warmup: pf_warmup_touch is not a violation" "$(json_func "$T/j5" faults pf_warmup_touch)" 0
@@ -106,7 +108,7 @@ check_eq "locked JSON: mlockall at end, unlocked at start" \
 	"$(json_get "$T/j6" "(d['targets'][0]['memlock_end']['mlockall'], d['targets'][0]['memlock_start']['locked'])")" "(True, False)"
 
 # 7. --check exits 1 when a fault came after the warm-up
-start_wl pf_toucher 50
+start_wl pf_toucher 50 60000
 pf_run "$T/p7" "$T/e7" -p "$WL_PID" -d 20 --check
 check_eq "--check exits 1 when faults were recorded" "$RUN_RC" 1
 check_grep "--check: the report names the function" 'pf_touch_fresh_pages' "$T/p7"
@@ -114,9 +116,9 @@ check_grep "--check: the report names the function" 'pf_touch_fresh_pages' "$T/p
 # 8. -p excludes other processes, with per-thread and per-CPU events: two
 #    identical processes fault at the same time, one is counted
 for mode in per-thread per-cpu; do
-	start_wl pf_toucher 500 5000
+	start_wl pf_toucher 500 60000
 	p1=$WL_PID
-	start_wl pf_toucher 500 5000
+	start_wl pf_toucher 500 60000
 	p2=$WL_PID
 	extra=""; said='perf events on 1 thread, two each'
 	[ "$mode" = per-cpu ] && extra=--per-cpu said='perf events on [0-9]+ CPUs?, two each'
@@ -131,16 +133,16 @@ for mode in per-thread per-cpu; do
 done
 
 # 9. -t: one thread; threads created later are followed with -p
-start_wl pf_toucher 300
+start_wl pf_toucher 300 60000
 pf_run "$T/f9" "$T/e9" -t "$WL_PID" -f -d 20
 check_range "-t: the thread's faults" "$(folded_sum 'pf_touch_fresh_pages' "$T/f9")" 300 330
-start_wl pf_toucher 300 5000 thread
+start_wl pf_toucher 300 60000 thread
 pf_run "$T/f9b" "$T/e9b" -p "$WL_PID" -f -d 20
 check_range "-p: a thread created after the start is followed" \
 	"$(folded_sum '^pf_thread;.*pf_touch_fresh_pages' "$T/f9b")" 300 330
 
 # 10. The raw_tp flavour (for the exec tracepoint) gives the same answer
-start_wl pf_toucher 300
+start_wl pf_toucher 300 60000
 SUITE_FORCE_RAW_TP=1 pf_run "$T/f10" "$T/e10" -v -p "$WL_PID" -f -d 20
 check_grep "raw_tp flavour was used" 'using raw_tp tracepoints' "$T/e10"
 check_range "raw_tp: the faults" "$(folded_sum 'pf_touch_fresh_pages' "$T/f10")" 300 330
@@ -322,9 +324,9 @@ check_grep "ready line: perf events on 1 thread, two each: major and minor fault
 # --diff BEFORE.folded: 500 fresh pages, then 1500: the stack of
 # pf_touch_fresh_pages grew by what the two runs counted for it, each
 # value as the run has it (the file's, this run's JSON)
-start_wl pf_toucher 500
+start_wl pf_toucher 500 60000
 pf_run "$T/pd0.folded" "$T/pd0.err" -p "$WL_PID" -f -d 20
-start_wl pf_toucher 1500
+start_wl pf_toucher 1500 60000
 pf_run "$T/pd1" "$T/pd1.err" -p "$WL_PID" -j -d 20 --diff "$T/pd0.folded"
 check "--diff: JSON parses" json_ok "$T/pd1"
 before=$(folded_sum ';pf_touch_fresh_pages( |$)' "$T/pd0.folded")
@@ -332,7 +334,7 @@ check_eq "--diff: pf_touch_fresh_pages' stack grew from the file's faults to thi
 	"$(json_get "$T/pd1" "[(r['before'], r['after'], r['change']) for r in d['diff']['grew'] if r['stack'].endswith(';pf_touch_fresh_pages')]")" \
 	"[($before, $(json_func "$T/pd1" faults pf_touch_fresh_pages), $(( $(json_func "$T/pd1" faults pf_touch_fresh_pages) - before )))]"
 check_eq "--diff: the file's total" "$(json_get "$T/pd1" "d['diff']['before_total']")" "$(folded_sum . "$T/pd0.folded")"
-start_wl pf_toucher 1500
+start_wl pf_toucher 1500 60000
 pf_run "$T/pd2" "$T/pd2.err" -p "$WL_PID" -d 20 --diff "$T/pd0.folded"
 check_grep "--diff: the plain report lists the stack that grew" '^ +\+[0-9]+ +[0-9]+ +[0-9]+  [^ ]*;pf_touch_fresh_pages$' "$T/pd2"
 check_rc "--diff: a missing file exits 2" 2 "$PF" -d 1 --diff "$T/none.folded"

@@ -152,7 +152,7 @@ check_eq "wakers: try_to_wake_up, the leaf, in [kernel]" \
 check_rc "wakers: --time still needs -f or --pprof" 2 "$BIN/wakers" -d 1 --time
 
 # 5. pfwatch: 400 faults taken in read(2) under pf_touch_fresh_pages
-start_wl pf_toucher 400 5000 read
+start_wl pf_toucher 400 60000 read
 run_released "$T/p5" "$T/ep5" 'tracing page faults' release_usr1 "$BIN/pfwatch" -p "$WL_PID" -d 20 \
 	--pprof "$T/p.pb.gz"
 wait_wl

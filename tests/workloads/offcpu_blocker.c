@@ -7,6 +7,8 @@
  * MODE "mixed": each of the N rounds blocks in both.
  * MODE "hold": after the N blocks, it blocks once more for 60 s in
  * offcpu_hold_here() (for "still blocked at the end").
+ * MODE "deep": each block is at the bottom of 150 nested calls of
+ * offcpu_descend(): a user stack deeper than a walk keeps (127 frames).
  * The main thread ("ocpu_main") waits for it and exits. Prints its pid.
  * With WL_GO=PATH in the environment, the blocker starts only once PATH
  * exists (so a test can start it right after the tool is attached). */
@@ -33,6 +35,21 @@ NOINLINE void offcpu_vfork_wait(long ms)
 	waitpid(child, NULL, 0);
 }
 
+/* depth calls of itself, then the block; not a tail call, so that each
+ * call keeps its frame */
+NOINLINE long offcpu_descend(long depth, long ms)
+{
+	long r;
+
+	if (depth <= 0) {
+		offcpu_block_here(ms);
+		return 0;
+	}
+	r = offcpu_descend(depth - 1, ms);
+	__asm__ volatile("" : "+r"(r));
+	return r + 1;
+}
+
 NOINLINE void offcpu_hold_here(void)
 {
 	WL_SLEEP_MS(60000);
@@ -43,6 +60,10 @@ static void *blocker(void *arg)
 	wl_name("ocpu_blocker");
 	wl_wait_go();
 	for (long i = 0; i < n_blocks; i++) {
+		if (!strcmp(mode, "deep")) {
+			offcpu_descend(150, block_ms);
+			continue;
+		}
 		if (strcmp(mode, "sleep") && strcmp(mode, "hold"))
 			offcpu_vfork_wait(block_ms);
 		if (strcmp(mode, "vfork"))

@@ -53,6 +53,9 @@ static const struct {
 	[KF_RINGBUF_NEST] = { "ringbuf_nest", "a BPF ring buffer lock that an interrupt may "
 			      "take (raw on PREEMPT_RT)", "6.0 (any without PREEMPT_RT)",
 			      "kf_ringbuf_nest" },
+	[KF_USTACK_WALK] = { "ustack_walk", "user stacks walked by the BPF program (x86-64, "
+			     "bpf_task_pt_regs(), vm.mmap_min_addr of a page or more)", "5.15",
+			     "kf_ustack_walk" },
 };
 
 static signed char known[KF_COUNT];	/* 0: not probed; 1 has; -1 lacks */
@@ -308,6 +311,27 @@ static bool ringbuf_lock_raw(void)
 	return false;
 }
 
+/* The number in /proc/sys/NAME, or dflt if it cannot be read */
+static uint64_t sysctl_u64(const char *name, uint64_t dflt)
+{
+	char path[128], buf[32], *end;
+	unsigned long long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/sys/%s", name);
+	f = fopen(path, "re");
+	if (!f)
+		return dflt;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return dflt;
+	}
+	fclose(f);
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	return errno || end == buf ? dflt : v;
+}
+
 static bool probe(enum kfeat f)
 {
 	switch (f) {
@@ -350,6 +374,12 @@ static bool probe(enum kfeat f)
 		return steal_time_ok();
 	case KF_RINGBUF_NEST:
 		return !preempt_rt() || ringbuf_lock_raw();
+	case KF_USTACK_WALK:
+#if defined(__x86_64__)
+		return kfeat_has(KF_TASK_PT_REGS) && sysctl_u64("vm/mmap_min_addr", 0) >= 4096;
+#else
+		return false;
+#endif
 	case KF_COUNT:
 		break;
 	}
@@ -392,8 +422,9 @@ void kfeat_require(enum kfeat f, const char *what)
 
 /* ---- the object adapted ---- */
 
-/* The rodata switch name of obj set to on, if obj has it */
-static void rodata_set(struct bpf_object *obj, const char *name, bool on)
+/* The rodata variable name of obj (a bool or an unsigned number) set to
+ * val, if obj has it */
+static void rodata_set(struct bpf_object *obj, const char *name, uint64_t val)
 {
 	const struct btf *b = bpf_object__btf(obj);
 	struct bpf_map *map;
@@ -417,9 +448,15 @@ static void rodata_set(struct bpf_object *obj, const char *name, bool on)
 		for (int i = 0; i < btf_vlen(sec); i++, v++) {
 			const struct btf_type *var = btf__type_by_id(b, v->type);
 
-			if (var && !strcmp(btf__name_by_offset(b, var->name_off), name) &&
-			    v->size == 1 && v->offset < size)
-				data[v->offset] = on;
+			if (!var || strcmp(btf__name_by_offset(b, var->name_off), name) ||
+			    v->offset > size || size - v->offset < v->size)
+				continue;
+			if (v->size == 1)
+				data[v->offset] = val != 0;
+			else if (v->size == 4)
+				*(uint32_t *)(data + v->offset) = val > UINT32_MAX ? UINT32_MAX : val;
+			else if (v->size == 8)
+				*(uint64_t *)(data + v->offset) = val;
 		}
 	}
 }
@@ -458,6 +495,10 @@ void kfeat_apply(struct bpf_object *obj)
 		if (feats[f].rodata)
 			rodata_set(obj, feats[f].rodata, kfeat_has(f));
 	}
+	/* the user-stack walk stops where the kernel's read would fail, and
+	 * takes as many frames as bpf_get_stack() would */
+	rodata_set(obj, "ustack_min_addr", sysctl_u64("vm/mmap_min_addr", 0));
+	rodata_set(obj, "ustack_max", sysctl_u64("kernel/perf_event_max_stack", 127));
 	bpf_object__for_each_map(map, obj) {
 		enum bpf_map_type type = bpf_map__type(map);
 		__u32 flags = bpf_map__map_flags(map);

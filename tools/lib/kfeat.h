@@ -33,6 +33,9 @@ enum kfeat {
 	KF_RINGBUF_NEST,	/* ring buffer reservations that an interrupt may
 				 * nest (all but PREEMPT_RT before 6.0:
 				 * bpf/rbguard.bpf.h) */
+	KF_USTACK_WALK,		/* user stacks walked by the BPF programs
+				 * (x86-64, bpf_task_pt_regs(), page 0 never
+				 * mapped: bpf/stackeng.bpf.h) */
 	KF_COUNT,
 };
 
