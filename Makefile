@@ -136,7 +136,10 @@ static:
 # but those that check the tree (install, layout), the documentation's
 # statements (test_docs: the tools' own tests run the same paths) and the
 # flame graphs in a browser (test_flamesvg: mostly the browser's time; the
-# SVG writer's unit test runs under the sanitizers)
+# SVG writer's unit test runs under the sanitizers), the comparisons of a
+# kernel feature on and off (test_ustack_walk, test_kernel_compat: BPF's
+# side; user space runs the same paths in the tool tests) and the traces
+# in a browser (tests/lib.sh trace_browser)
 asan:
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 OUT=build-asan BINDIR=build-asan/bin all unit
 
@@ -145,7 +148,7 @@ test-asan: asan
 	$(Q)ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/build-asan/logs/asan \
 		UBSAN_OPTIONS=print_stacktrace=1:log_path=$(CURDIR)/build-asan/logs/ubsan \
 		SANITIZER_LOGS=$(CURDIR)/build-asan/logs \
-		SUITE_SKIP="test_install test_layout test_docs test_flamesvg" \
+		SUITE_SKIP="test_install test_layout test_docs test_flamesvg test_ustack_walk test_kernel_compat" \
 		BUILD=$(CURDIR)/build-asan BIN=$(CURDIR)/build-asan/bin tests/run.sh
 
 # the tool a unit test belongs to: test_hitmtop_model -> hitmtop; none for

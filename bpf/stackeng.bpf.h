@@ -107,6 +107,18 @@ static __always_inline __u64 stack_commit(struct stack_event *ev, long bytes, bo
 	return id;
 }
 
+/* bytes, as the verifier cannot know it: through ev (its id is written
+ * again before it is read).  The walk can end after any of its frames,
+ * each with a length the verifier knows; without this it would follow
+ * what comes next (the hash of the frames, itself a loop) once for each
+ * length, at every place a user stack is taken: hotcheck took 1.5 s to
+ * load instead of 0.6 */
+static __always_inline long ustack_laundered(struct stack_event *ev, long bytes)
+{
+	*(volatile __u64 *)&ev->id = (__u64)bytes;
+	return (long)*(volatile __u64 *)&ev->id;
+}
+
 static __always_inline __u64 stack_take(void *ctx, struct task_struct *task,
 					enum stack_how how)
 {
@@ -131,7 +143,7 @@ static __always_inline __u64 stack_take(void *ctx, struct task_struct *task,
 	if (how == STACK_HOW_TASK)
 		bytes = bpf_get_task_stack(task, ev->ips, sizeof(ev->ips), 0);
 	else if (how == STACK_HOW_USER)
-		bytes = ustack_walk(ctx, ev->ips);
+		bytes = ustack_laundered(ev, ustack_walk(ctx, ev->ips));
 	else
 		bytes = bpf_get_stack(ctx, ev->ips, sizeof(ev->ips), 0);
 	id = stack_commit(ev, bytes, how == STACK_HOW_USER, cpu);

@@ -387,6 +387,13 @@ wk_launch() {
 # returns 1.
 trace_browser() {
 	local out=$1 node_dir=$ROOT/tests/browser; shift
+	# under the sanitizers (make test-asan) the browser reads the same
+	# trace as in the plain run, and no sanitized code runs in it: left
+	# to the plain run (make test)
+	if [ -n "${SANITIZER_LOGS:-}" ]; then
+		echo "# $TEST_FILE: the trace in a browser is checked by make test, not under the sanitizers"
+		return 1
+	fi
 	if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ] || [ ! -d "$node_dir/node_modules/puppeteer-core" ] ||
 	   [ ! -d "$node_dir/node_modules/speedscope/dist/release" ]; then
 		echo "skip - $TEST_FILE: the trace in a browser needs chromium, puppeteer-core and speedscope (scripts/deps.sh --test)"

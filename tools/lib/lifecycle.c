@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <stddef.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 struct bpf_map *lifecycle_map(struct lifecycle *lc, const char *name)
@@ -55,6 +57,37 @@ static int open_configure(struct lifecycle *lc)
 	return 0;
 }
 
+/* -v: what the verifier went through to load the programs (the kernel's
+ * count of the instructions it followed, 5.16; a program's load time
+ * grows with it) */
+static void verified_say(struct bpf_object *obj)
+{
+	unsigned long long total = 0, most = 0;
+	const char *most_name = "";
+	struct bpf_program *prog;
+	int n = 0;
+
+	bpf_object__for_each_program(prog, obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		memset(&info, 0, sizeof(info));
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len) ||
+		    len < offsetof(struct bpf_prog_info, verified_insns) + sizeof(info.verified_insns))
+			continue;
+		n++;
+		total += info.verified_insns;
+		if (info.verified_insns > most) {
+			most = info.verified_insns;
+			most_name = bpf_program__name(prog);
+		}
+	}
+	if (n && total)
+		msg_warn("BPF programs verified: %llu instructions followed in all, %d programs "
+			 "(the most: %s, %llu)", total, n, most_name, most);
+}
+
 static int load_fill(struct lifecycle *lc)
 {
 	const struct lifecycle_ops *ops = lc->ops;
@@ -64,6 +97,8 @@ static int load_fill(struct lifecycle *lc)
 	if (err)
 		return bpf_fail(ops->load_what ? ops->load_what
 				: "loading the BPF programs", err);
+	if (verbose)
+		verified_say(lc->obj);
 	err = filter_fill(lifecycle_map(lc, "target_tgids"),
 			  lifecycle_map(lc, "target_tids"),
 			  lifecycle_map(lc, "target_cpus"), lc->opts);
