@@ -18,8 +18,8 @@
  * each frame's return address, until a frame cannot be read or the
  * stack is full.  A frame chain ends with a frame pointer of 0, so every
  * walk ends with a read at address 0: a page fault the kernel recovers
- * from, which costs more than the whole walk (2.5 us of a 2.6 us walk of
- * a 6-frame stack here: docs/PERFORMANCE.md).  Walked here frame by
+ * from, which costs more than the rest of the walk (2.5 us of a 2.6 us
+ * walk of a few frames here: docs/PERFORMANCE.md).  Walked here frame by
  * frame with the same reads (bpf_probe_read_user: the same address
  * checks, and the same failure where the kernel's read fails), but
  * stopping before a read below vm.mmap_min_addr, where nothing is ever
