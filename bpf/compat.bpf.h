@@ -30,7 +30,7 @@ const volatile bool kf_steal_time = true;
 const volatile bool kf_ringbuf_nest = true;
 /* user stacks walked by the program, frame pointer to frame pointer, as
  * the kernel's own walk does (x86-64, bpf_task_pt_regs()):
- * bpf/stackeng.bpf.h; ustack_min_addr: vm.mmap_min_addr, below which no
+ * bpf/uwalk.bpf.h; ustack_min_addr: vm.mmap_min_addr, below which no
  * frame can be read; ustack_max: kernel.perf_event_max_stack */
 const volatile bool kf_ustack_walk = true;
 const volatile __u64 ustack_min_addr = 0;

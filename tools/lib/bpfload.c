@@ -73,17 +73,6 @@ void bpf_env_check(void)
 	kfeat_require(KF_RINGBUF, "every tool of the suite");
 }
 
-static long sysctl_long(const char *path, long def)
-{
-	char buf[32], *end;
-	long v;
-
-	if (read_small_file(path, buf, sizeof(buf)) <= 0)
-		return def;
-	v = strtol(buf, &end, 10);
-	return end == buf ? def : v;
-}
-
 bool kallsyms_hidden(char *why, size_t size)
 {
 	char buf[4096], *p;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "kfeat.h"
 #include "msg.h"
+#include "procfs.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -311,27 +312,6 @@ static bool ringbuf_lock_raw(void)
 	return false;
 }
 
-/* The number in /proc/sys/NAME, or dflt if it cannot be read */
-static uint64_t sysctl_u64(const char *name, uint64_t dflt)
-{
-	char path[128], buf[32], *end;
-	unsigned long long v;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/sys/%s", name);
-	f = fopen(path, "re");
-	if (!f)
-		return dflt;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return dflt;
-	}
-	fclose(f);
-	errno = 0;
-	v = strtoull(buf, &end, 10);
-	return errno || end == buf ? dflt : v;
-}
-
 static bool probe(enum kfeat f)
 {
 	switch (f) {
@@ -376,7 +356,7 @@ static bool probe(enum kfeat f)
 		return !preempt_rt() || ringbuf_lock_raw();
 	case KF_USTACK_WALK:
 #if defined(__x86_64__)
-		return kfeat_has(KF_TASK_PT_REGS) && sysctl_u64("vm/mmap_min_addr", 0) >= 4096;
+		return kfeat_has(KF_TASK_PT_REGS) && sysctl_long("/proc/sys/vm/mmap_min_addr", 0) >= 4096;
 #else
 		return false;
 #endif
@@ -497,8 +477,8 @@ void kfeat_apply(struct bpf_object *obj)
 	}
 	/* the user-stack walk stops where the kernel's read would fail, and
 	 * takes as many frames as bpf_get_stack() would */
-	rodata_set(obj, "ustack_min_addr", sysctl_u64("vm/mmap_min_addr", 0));
-	rodata_set(obj, "ustack_max", sysctl_u64("kernel/perf_event_max_stack", 127));
+	rodata_set(obj, "ustack_min_addr", (uint64_t)sysctl_long("/proc/sys/vm/mmap_min_addr", 0));
+	rodata_set(obj, "ustack_max", (uint64_t)sysctl_long("/proc/sys/kernel/perf_event_max_stack", 127));
 	bpf_object__for_each_map(map, obj) {
 		enum bpf_map_type type = bpf_map__type(map);
 		__u32 flags = bpf_map__map_flags(map);

@@ -115,6 +115,17 @@ int read_small_file(const char *path, char *buf, size_t size)
 	return (int)n;
 }
 
+long sysctl_long(const char *path, long def)
+{
+	char buf[32], *end;
+	long v;
+
+	if (read_small_file(path, buf, sizeof(buf)) <= 0)
+		return def;
+	v = strtol(buf, &end, 10);
+	return end == buf ? def : v;
+}
+
 int proc_maps_line(char *line, uint64_t *start, uint64_t *end,
 		    const char **name)
 {

@@ -53,6 +53,8 @@ uint64_t status_u64(const char *status, const char *name);
 
 /* Read a small file into buf (NUL-terminated); -1 if unreadable. */
 int read_small_file(const char *path, char *buf, size_t size);
+/* The number a sysctl file (path) holds, or def if it cannot be read */
+long sysctl_long(const char *path, long def);
 
 /* Parse one /proc/PID/maps line: 0, or -1 if it is not one.  name points
  * into line ("[anon]" for a mapping without a name). */
