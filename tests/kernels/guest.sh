@@ -62,6 +62,20 @@ check_basics() {
 	else
 		fail "user stacks by bpf_get_stack() (no bpf_task_pt_regs(); features:$feats)"
 	fi
+	# interrupt context from this CPU's preempt count on x86-64, every
+	# kernel: __preempt_count (5.10, 6.1) or pcpu_hot's anonymous union
+	# (6.12), which the loader once missed, and wakers, hotcheck and
+	# schedsilence then fell back (wakers to the irq tracepoints, which
+	# on PREEMPT_RT put a wakeup on a preempted softirq thread)
+	if [ "$(uname -m)" = x86_64 ] && [ "$HAS_BTF" = 1 ]; then
+		local src
+		src=$("$BIN/wakers" -v -d 0.5 2>&1 >/dev/null | sed -n 's/.*interrupt context read from //p')
+		if [ "$src" = "per-CPU preempt count" ]; then
+			pass "interrupt context read from the per-CPU preempt count"
+		else
+			fail "interrupt context read from the per-CPU preempt count (got '$src')"
+		fi
+	fi
 }
 
 # Every tool's checks: tests/kernels/checks.sh's kcheck_TOOL (the same

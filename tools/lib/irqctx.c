@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "irqctx.h"
 #include "msg.h"
+#include "procfs.h"
 
 #include <string.h>
 #include <bpf/btf.h>
@@ -41,18 +42,33 @@ const char *irqctx_source_name(__u32 src)
 	return src < ARRAY_SIZE(sources) ? sources[src] : "unknown";
 }
 
-/* Offset of a member of a struct, in bytes; -1 if absent */
-static long member_offset(const struct btf *btf, __u32 type_id, const char *name)
+/* Offset of a member of a struct or union, in bytes, looked for in its
+ * anonymous members too (6.2 to 6.14 keep x86's preempt_count and
+ * cpu_number in an anonymous struct of a union in pcpu_hot); -1 if
+ * absent.  depth bounds the descent. */
+long irqctx_member_offset(const struct btf *btf, __u32 type_id, const char *name, int depth)
 {
-	const struct btf_type *t = btf__type_by_id(btf, type_id);
+	const struct btf_type *t;
 	const struct btf_member *m;
+	int id = btf__resolve_type(btf, type_id);
 
-	if (!t || !btf_is_struct(t))
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	if (!t || !btf_is_composite(t) || depth > 8)
 		return -1;
 	m = btf_members(t);
-	for (int i = 0; i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), name))
-			return btf_member_bit_offset(t, i) / 8;
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		const char *mname = btf__name_by_offset(btf, m->name_off);
+		long in;
+
+		if (mname && *mname) {
+			if (!strcmp(mname, name))
+				return btf_member_bit_offset(t, i) / 8;
+			continue;
+		}
+		in = irqctx_member_offset(btf, m->type, name, depth + 1);
+		if (in >= 0)
+			return btf_member_bit_offset(t, i) / 8 + in;
+	}
 	return -1;
 }
 
@@ -85,17 +101,31 @@ bool irqctx_percpu_layout(__s64 *pc_from_rq, __s64 *cpu_from_rq)
 			} else if (!strcmp(name, "cpu_number")) {
 				cpu = vs->offset;
 			} else if (!strcmp(name, "pcpu_hot")) {
-				if ((m = member_offset(btf, v->type, "preempt_count")) >= 0)
+				if ((m = irqctx_member_offset(btf, v->type, "preempt_count", 0)) >= 0)
 					pc = vs->offset + m;
-				if ((m = member_offset(btf, v->type, "cpu_number")) >= 0)
+				if ((m = irqctx_member_offset(btf, v->type, "cpu_number", 0)) >= 0)
 					cpu = vs->offset + m;
 			}
 		}
 		break;
 	}
 	btf__free(btf);
-	if (rq < 0 || pc < 0 || cpu < 0)
-		return false;
+	if (rq < 0 || pc < 0 || cpu < 0) {
+		/* BTF without per-CPU variables (pahole before 1.18: Debian's
+		 * 5.10): kallsyms lists them, at their offsets in the per-CPU
+		 * section, where CONFIG_KALLSYMS_ALL is set (the BPF side
+		 * still checks cpu_number before trusting the layout) */
+		static const char *const names[3] = { "runqueues", "__preempt_count",
+						       "cpu_number" };
+		uint64_t at[3];
+
+		if (kallsyms_addrs(names, at, 3) != 3 || !at[0] || !at[1] || !at[2] ||
+		    at[0] == at[1] || at[0] == at[2] || at[1] == at[2])
+			return false;
+		rq = (long)at[0];
+		pc = (long)at[1];
+		cpu = (long)at[2];
+	}
 	*pc_from_rq = pc - rq;
 	*cpu_from_rq = cpu - rq;
 	return true;

@@ -150,3 +150,30 @@ int proc_maps_line(char *line, uint64_t *start, uint64_t *end,
 	*name = *p ? p : "[anon]";
 	return 0;
 }
+
+int kallsyms_addrs(const char *const *names, uint64_t *at, int n)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	char line[512];
+	int found = 0;
+
+	for (int k = 0; k < n; k++)
+		at[k] = 0;
+	while (f && found < n && fgets(line, sizeof(line), f)) {
+		unsigned long long addr;
+		char type, name[128];
+
+		/* a module's symbol has its module after the name: skipped */
+		if (strchr(line, '[') ||
+		    sscanf(line, "%llx %c %127s", &addr, &type, name) != 3)
+			continue;
+		for (int k = 0; k < n; k++)
+			if (!at[k] && !strcmp(name, names[k])) {
+				at[k] = addr;
+				found++;
+			}
+	}
+	if (f)
+		fclose(f);
+	return found;
+}

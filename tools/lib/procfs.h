@@ -56,6 +56,11 @@ int read_small_file(const char *path, char *buf, size_t size);
 /* The number a sysctl file (path) holds, or def if it cannot be read */
 long sysctl_long(const char *path, long def);
 
+/* The addresses of n kernel symbols by name in /proc/kallsyms (the
+ * kernel's own, not a module's): at[k] for names[k], 0 where absent;
+ * stops reading once all are found.  How many were found. */
+int kallsyms_addrs(const char *const *names, uint64_t *at, int n);
+
 /* Parse one /proc/PID/maps line: 0, or -1 if it is not one.  name points
  * into line ("[anon]" for a mapping without a name). */
 int proc_maps_line(char *line, uint64_t *start, uint64_t *end,

@@ -8,6 +8,7 @@
 #include "sbuf.h"
 #include "hashmap.h"
 #include "xalloc.h"
+#include "procfs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,29 +38,12 @@ static bool in_sched_text(__u64 a)
 {
 	static const char *const names[4] = { "__sched_text_start", "__sched_text_end",
 					      "__lock_text_start", "__lock_text_end" };
-	static __u64 at[4];
+	static uint64_t at[4];
 	static bool read;
 
 	if (!read) {
-		char line[512];
-		FILE *f = fopen("/proc/kallsyms", "re");
-		int found = 0;
-
 		read = true;
-		while (f && found < 4 && fgets(line, sizeof(line), f)) {
-			unsigned long long addr;
-			char type, name[128];
-
-			if (sscanf(line, "%llx %c %127s", &addr, &type, name) != 3)
-				continue;
-			for (int k = 0; k < 4; k++)
-				if (!at[k] && !strcmp(name, names[k])) {
-					at[k] = addr;
-					found++;
-				}
-		}
-		if (f)
-			fclose(f);
+		kallsyms_addrs(names, at, 4);
 	}
 	return (a >= at[0] && a < at[1]) || (a >= at[2] && a < at[3]);
 }
