@@ -323,8 +323,8 @@ static __always_inline bool sleeper_counts(struct task_struct *task, __u32 *stat
 }
 
 /* The user stack of task, off the CPU, from the registers it saved as it
- * entered the kernel: the frame-pointer walk bpf_get_stack() does at a
- * switch-out (the same frames, so the same id), through
+ * entered the kernel: the frame-pointer walk of a switch-out's user stack
+ * (bpf/uwalk.bpf.h: the same frames, so the same id), through
  * bpf_copy_from_user_task() */
 static __always_inline __u64 seed_ustack(struct task_struct *task)
 {
@@ -349,15 +349,9 @@ static __always_inline __u64 seed_ustack(struct task_struct *task)
 #endif
 	if (!ev->ips[0])
 		return STACK_LOST;
-	for (__u32 i = 1; i < STACK_FRAMES; i++) {
-		__u64 fr[2];	/* the caller's frame pointer, the return address */
-
-		if (!bp || bpf_copy_from_user_task(fr, sizeof(fr), (void *)bp, task, 0))
-			break;
-		ev->ips[i] = fr[1];
-		n = i + 1;
-		bp = fr[0];
-	}
+#define SEED_READ(f, fp) bpf_copy_from_user_task((f), sizeof(*(f)), (void *)(fp), task, 0)
+	USTACK_FOLLOW(ev->ips, n, bp, SEED_READ);
+#undef SEED_READ
 	return stack_commit(ev, n * sizeof(__u64), true, &none);
 }
 

@@ -39,11 +39,31 @@ struct ustack_frame {
 						 * their tasks go to the kernel) */
 #define USTACK_USER_CS		0x33		/* __USER_CS: 64-bit user mode */
 
+/* Follows the frame-pointer chain from fp (a __u64 lvalue), storing each
+ * frame's return address at ips[1], ips[2]...: READ(f, fp) reads the
+ * struct ustack_frame at fp into *f, 0 on success.  Stops as the kernel's
+ * walk does, at a frame that cannot be read or at kernel.perf_event_max_
+ * stack frames, and before a read below vm.mmap_min_addr (which would
+ * fail).  n (a __u32 lvalue, 1 with ips[0] set) ends as the frames held.
+ * Shared by ustack_walk() and offcputime's stacks of sleepers, which
+ * reads another task's memory. */
+#define USTACK_FOLLOW(ips, n, fp, READ)                                        \
+	for (__u32 uf_i = 1; uf_i < STACK_FRAMES; uf_i++) {                    \
+		struct ustack_frame uf_f;                                      \
+		if (uf_i >= ustack_max || (fp) < ustack_min_addr ||            \
+		    READ(&uf_f, (fp)))                                         \
+			break;                                                 \
+		(ips)[uf_i] = uf_f.ret;                                        \
+		(n) = uf_i + 1;                                                \
+		(fp) = uf_f.next;                                              \
+	}
+
+#define USTACK_READ_CURRENT(f, fp) bpf_probe_read_user((f), sizeof(*(f)), (void *)(fp))
+
 static __always_inline long ustack_walk(void *ctx, __u64 *ips)
 {
 #if defined(__TARGET_ARCH_x86)
 	struct task_struct *t;
-	struct ustack_frame f;
 	struct pt_regs *r;
 	__u64 fp;
 	__u32 n = 1;
@@ -60,15 +80,7 @@ static __always_inline long ustack_walk(void *ctx, __u64 *ips)
 		goto kernel;
 	ips[0] = r->ip;
 	fp = r->bp;
-	for (__u32 i = 1; i < STACK_FRAMES; i++) {
-		if (i >= ustack_max || fp < ustack_min_addr)
-			break;
-		if (bpf_probe_read_user(&f, sizeof(f), (void *)fp))
-			break;
-		ips[i] = f.ret;
-		n = i + 1;
-		fp = f.next;
-	}
+	USTACK_FOLLOW(ips, n, fp, USTACK_READ_CURRENT);
 	return (long)n * sizeof(__u64);
 kernel:
 #endif
