@@ -57,14 +57,15 @@ fi
 arch=$(uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 bpftool=$(command -v bpftool || echo /usr/sbin/bpftool)
 if [ ! -x "$out/floor" ] || [ bench/floor/floor.bpf.c -nt "$out/floor" ] ||
-   [ bench/floor/floor.c -nt "$out/floor" ] || [ bpf/uwalk.bpf.h -nt "$out/floor" ]; then
+   [ bench/floor/floor.c -nt "$out/floor" ] || [ bpf/uwalk.bpf.h -nt "$out/floor" ] ||
+   [ build/libsuite.a -nt "$out/floor" ]; then
 	printf '  %-8s %s\n' BPF "$out/floor"
 	${CLANG:-clang} -O2 -g -Wall -target bpf -mcpu=v3 -D__TARGET_ARCH_"$arch" \
 		-Ivmlinux/"$arch" -Ibpf -c bench/floor/floor.bpf.c -o "$out/floor.bpf.o"
 	"$bpftool" gen skeleton "$out/floor.bpf.o" name floor_bpf > "$out/floor.skel.h.tmp"
 	mv "$out/floor.skel.h.tmp" "$out/floor.skel.h"
 	${CC:-cc} -O2 -g -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -I"$out" \
-		bench/floor/floor.c -o "$out/floor" -lbpf -lelf -lz
+		-Itools/lib bench/floor/floor.c build/libsuite.a -o "$out/floor" -lbpf -lelf -lz
 fi
 
 # bpftrace and libbpf-tools' tracepoint programs find tracepoints through

@@ -30,6 +30,7 @@
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 #include "floor.skel.h"
+#include "procfs.h"	/* tools/lib: sysctl_long() */
 
 #define MAX_LINKS 256
 
@@ -137,14 +138,10 @@ int main(int argc, char **argv)
 	skel->rodata->walk_tgid = (__u32)pid;
 	/* as tools/lib/kfeat.c sets it; 0 sends every user walk to the kernel */
 	if (!strcmp(argv[1], "walks")) {
-		FILE *f = fopen("/proc/sys/vm/mmap_min_addr", "re");
-		unsigned long long v = 0;
-
-		if (f && fscanf(f, "%llu", &v) != 1)
-			v = 0;
-		if (f)
-			fclose(f);
-		skel->rodata->ustack_min_addr = v;
+		skel->rodata->ustack_min_addr =
+			(__u64)sysctl_long("/proc/sys/vm/mmap_min_addr", 0);
+		skel->rodata->ustack_max =
+			(__u32)sysctl_long("/proc/sys/kernel/perf_event_max_stack", 127);
 	}
 	for (int i = 0; i < 7; i++)
 		bpf_program__set_autoload(progs[i], want[i]);
