@@ -10,7 +10,8 @@
 // page error, an error or warning on the console (speedscope warns of
 // slices that do not nest), an alert, the "Something went wrong" screen,
 // or no save, each fails.  Each check is one TAP line.  speedscope keeps
-// no slice of zero length: the tests count those of a length above 0.
+// no slice of zero length, and shows two slices of the same name and args
+// that touch as one: the tests count as it does (tests/lib.sh, shown).
 'use strict';
 const fs = require('fs');
 const path = require('path');
